@@ -1,0 +1,48 @@
+# Reflexion Review: `make demo` serves the dashboard with demo data, `make test` runs every check.
+
+# Django 6.1 needs Python 3.12+: take the first interpreter on this machine that is new enough.
+PYTHON ?= $(shell for p in python3.13 python3.12 python3 $$(ls -d /root/.pyenv/versions/3.1[2-9]*/bin/python3 2>/dev/null); do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+DEMO_DIR ?= .demo/workspace
+DEMO_SCALE ?= default
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: demo demo-data test lint install serve bench clean
+
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is required (Django 6.1); set PYTHON=/path/to/python3.12"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+demo-data: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo --out $(DEMO_DIR) --scale $(DEMO_SCALE)
+	$(BIN)/python manage.py import_reflections $(DEMO_DIR)
+	$(BIN)/python manage.py import_events $(DEMO_DIR)/logs
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+
+demo: demo-data
+	$(BIN)/python manage.py create_demo_users
+	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
+	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --workers 2 --access-logfile -
+
+lint: install
+	$(BIN)/ruff check .
+
+test: install lint
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) .demo staticfiles db.sqlite3 db.sqlite3-wal db.sqlite3-shm .pytest_cache

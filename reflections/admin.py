@@ -1,0 +1,100 @@
+"""Django admin for the memory: editable reference data, read-only evidence."""
+
+from django.contrib import admin
+
+from .models import (
+    Agent,
+    Department,
+    ImportRun,
+    Reflection,
+    ReflectionHistory,
+    RetrievalEvent,
+    TaskInjection,
+    TaskRun,
+)
+
+
+@admin.register(Department)
+class DepartmentAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name"]
+    search_fields = ["slug", "name"]
+    filter_horizontal = ["members"]
+
+
+@admin.register(Agent)
+class AgentAdmin(admin.ModelAdmin):
+    list_display = ["name", "department"]
+    list_filter = ["department"]
+    search_fields = ["name"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Imported evidence is changed by re-importing, never by hand."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Reflection)
+class ReflectionAdmin(ReadOnlyAdmin):
+    list_display = [
+        "source_path", "department", "agent", "kind", "outcome", "state",
+        "retrieval_count", "created_at",
+    ]
+    list_filter = ["state", "kind", "outcome", "format", "department"]
+    search_fields = ["source_path", "title", "content_hash", "external_id"]
+    list_select_related = ["department", "agent"]
+    show_full_result_count = False
+
+
+@admin.register(RetrievalEvent)
+class RetrievalEventAdmin(ReadOnlyAdmin):
+    list_display = ["reflection", "retrieved_at", "task_id", "agent", "rank", "score"]
+    list_select_related = ["reflection", "agent"]
+    search_fields = ["task_id"]
+    raw_id_fields = ["reflection"]
+    show_full_result_count = False
+
+
+class TaskInjectionInline(admin.TabularInline):
+    model = TaskInjection
+    raw_id_fields = ["reflection"]
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TaskRun)
+class TaskRunAdmin(ReadOnlyAdmin):
+    list_display = ["task_id", "department", "agent", "task_type", "outcome", "finished_at"]
+    list_filter = ["outcome", "department"]
+    list_select_related = ["department", "agent"]
+    search_fields = ["task_id", "failure_mode"]
+    inlines = [TaskInjectionInline]
+    show_full_result_count = False
+
+
+@admin.register(ReflectionHistory)
+class ReflectionHistoryAdmin(ReadOnlyAdmin):
+    list_display = ["reflection", "at", "change", "from_state", "to_state", "actor_label", "actor"]
+    list_filter = ["change", "to_state"]
+    list_select_related = ["reflection", "actor"]
+    raw_id_fields = ["reflection"]
+    show_full_result_count = False
+
+
+@admin.register(ImportRun)
+class ImportRunAdmin(ReadOnlyAdmin):
+    list_display = ["kind", "started_at", "finished_at", "user"]
+    list_filter = ["kind"]

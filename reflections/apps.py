@@ -1,0 +1,8 @@
+"""App config for the memory."""
+
+from django.apps import AppConfig
+
+
+class ReflectionsConfig(AppConfig):
+    name = "reflections"
+    verbose_name = "Reflection memory"

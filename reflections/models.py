@@ -1,0 +1,290 @@
+"""The memory: departments, agents, reflections, retrievals, task runs and the state history."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Department(models.Model):
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=128)
+    # People assigned to the department; reviewers and raters only see their departments.
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="departments", blank=True
+    )
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Agent(models.Model):
+    name = models.CharField(max_length=128, unique=True)
+    # Protocol reflections carry no department: it comes from here (editable by admins).
+    department = models.ForeignKey(
+        Department, on_delete=models.PROTECT, related_name="agents", null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class State(models.TextChoices):
+    ACTIVE = "active", "Active"
+    PROMOTED = "promoted", "Promoted"
+    ARCHIVED = "archived", "Archived"
+    DEPRECATED = "deprecated", "Deprecated"
+    QUARANTINED = "quarantined", "Quarantined"
+
+
+# The weight the orchestrator gives a reflection when ranking what to inject (DOMAIN §4).
+STATE_MULTIPLIERS = {
+    State.ACTIVE: 1.0,
+    State.PROMOTED: 1.5,
+    State.ARCHIVED: 0.3,
+    State.DEPRECATED: 0.0,
+    State.QUARANTINED: 0.0,
+}
+
+
+class Kind(models.TextChoices):
+    FAILURE = "failure", "Failure"
+    PARTIAL = "partial", "Partial"
+    SUCCESS = "success", "Success procedure"
+    DECISION = "decision", "Decision"
+
+
+class Outcome(models.TextChoices):
+    SUCCESS = "success", "Success"
+    PARTIAL = "partial", "Partial"
+    FAILURE = "failure", "Failure"
+
+
+class Format(models.TextChoices):
+    PROTOCOL = "protocol_md", "Reflexion-protocol Markdown"
+    FRONTMATTER = "frontmatter_md", "Front-matter Markdown"
+    EPISODIC = "episodic_json", "Episodic-memory JSON"
+    HEURISTIC = "heuristic_jsonl", "Heuristic JSONL"
+
+
+class Reflection(models.Model):
+    # Identity: relative to the workspace root (DOMAIN §3.1); heuristics are "<file>#<scenario_id>".
+    source_path = models.CharField(max_length=512, unique=True)
+    format = models.CharField(max_length=20, choices=Format.choices)
+    content_hash = models.CharField(max_length=64)
+    # A heuristic's scenario_id (logs may reference it) or an episodic "<loop>/<iteration>".
+    external_id = models.CharField(max_length=255, blank=True, default="")
+    original_text = models.TextField()
+
+    agent = models.ForeignKey(
+        Agent, on_delete=models.PROTECT, related_name="reflections", null=True, blank=True
+    )
+    department = models.ForeignKey(Department, on_delete=models.PROTECT, related_name="reflections")
+    task_type = models.CharField(max_length=128, blank=True, default="")
+    task_id = models.CharField(max_length=255, blank=True, default="")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, null=True, blank=True)
+    created_at = models.DateTimeField()
+    title = models.CharField(max_length=512)
+    sections = models.JSONField(default=list)  # [{"heading": …, "body": …}] in source order
+    body = models.TextField(blank=True, default="")  # sections joined: what text search reads
+    tags = models.JSONField(default=list)
+    skills = models.JSONField(default=list)
+    tools = models.JSONField(default=list)  # tools / APIs the text names
+    confidence = models.FloatField(null=True, blank=True)
+    model_used = models.CharField(max_length=128, blank=True, default="")
+    salience = models.FloatField(null=True, blank=True)  # as imported; policies may compute it
+
+    state = models.CharField(max_length=16, choices=State.choices, default=State.ACTIVE)
+    deprecated_reason = models.CharField(max_length=255, blank=True, default="")
+
+    # Denormalised from RetrievalEvent so ranking pages read a column instead of counting
+    # millions of events per request; kept right by set-based refreshes (services).
+    retrieval_count = models.PositiveIntegerField(default=0)
+    last_retrieved_at = models.DateTimeField(null=True, blank=True)
+
+    imported_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            # Reflection list, default order for one department: newest first.
+            models.Index(fields=["department", "-created_at"], name="refl_dept_created"),
+            # Reflection list sorted by retrievals; review cycles' top-100 per department.
+            models.Index(fields=["department", "-retrieval_count"], name="refl_dept_retrievals"),
+            # Logs reference reflections by content hash.
+            models.Index(fields=["content_hash"], name="refl_content_hash"),
+            # Logs reference heuristics by bare scenario_id.
+            models.Index(fields=["external_id"], name="refl_external_id"),
+            # Filters by agent (retention is per agent, newest first).
+            models.Index(fields=["agent", "-created_at"], name="refl_agent_created"),
+            # Memory-health counts per state within a department.
+            models.Index(fields=["state", "department"], name="refl_state_dept"),
+        ]
+
+    def __str__(self) -> str:
+        return self.source_path
+
+    @property
+    def multiplier(self) -> float:
+        return STATE_MULTIPLIERS[State(self.state)]
+
+    @property
+    def is_retrievable(self) -> bool:
+        return self.multiplier > 0
+
+
+class RetrievalEvent(models.Model):
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="retrievals")
+    retrieved_at = models.DateTimeField()
+    # Links to TaskRun.task_id; either log may be imported first, so this is a plain key.
+    task_id = models.CharField(max_length=255)
+    # The retrieving agent, which may differ from the author (cross-agent sharing).
+    agent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="retrievals")
+    department = models.ForeignKey(
+        Department, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # Re-importing a log is a no-op: the same retrieval is the same row.
+            models.UniqueConstraint(
+                fields=["reflection", "retrieved_at", "task_id", "agent"],
+                name="retrieval_natural_key",
+            ),
+        ]
+        indexes = [
+            # The retrieval outcome join: a task's retrievals, a retrieval's task.
+            models.Index(fields=["task_id"], name="retrieval_task"),
+        ]
+        # The unique constraint's index (reflection, retrieved_at, …) serves a reflection's
+        # history and windowed counts per reflection. Pages that rank by retrievals read the
+        # counter columns on Reflection, never this table: no time index is kept here, so
+        # bulk imports of millions of rows maintain two indexes, not three.
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} @ {self.retrieved_at:%Y-%m-%d %H:%M}"
+
+
+class TaskRun(models.Model):
+    task_id = models.CharField(max_length=255, unique=True)
+    agent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="task_runs")
+    department = models.ForeignKey(Department, on_delete=models.PROTECT, related_name="task_runs")
+    task_type = models.CharField(max_length=128)
+    finished_at = models.DateTimeField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    failure_mode = models.CharField(max_length=128, blank=True, default="")
+    confidence_at_start = models.FloatField(null=True, blank=True)
+    tools_used = models.JSONField(default=list)
+    reflections_injected = models.ManyToManyField(
+        Reflection, through="TaskInjection", related_name="injected_into"
+    )
+
+    class Meta:
+        indexes = [
+            # Learning curves: a department's tasks by week.
+            models.Index(fields=["department", "finished_at"], name="task_dept_finished"),
+            # Repeat-failure rate: earlier failures of the same department and task type.
+            models.Index(
+                fields=["department", "task_type", "finished_at"], name="task_dept_type_finished"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.task_id
+
+
+class TaskInjection(models.Model):
+    task_run = models.ForeignKey(TaskRun, on_delete=models.CASCADE, related_name="injections")
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="injections")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["task_run", "reflection"], name="injection_unique"),
+        ]
+        # The reflection detail page: the tasks a reflection was injected into.
+        indexes = [models.Index(fields=["reflection", "task_run"], name="injection_reflection")]
+
+
+class HistoryQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("reflection history is append-only")
+
+    def delete(self):
+        raise TypeError("reflection history is append-only")
+
+
+class ReflectionHistory(models.Model):
+    """One row per change to a reflection: its creation, content updates and state changes."""
+
+    class Change(models.TextChoices):
+        CREATED = "created", "Created"
+        CONTENT = "content", "Content updated"
+        STATE = "state", "State changed"
+
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="history")
+    at = models.DateTimeField()
+    change = models.CharField(max_length=16, choices=Change.choices)
+    # A person, or a process ("import", "policy:decay") when nobody clicked anything.
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(max_length=64)
+    from_state = models.CharField(max_length=16, blank=True, default="")
+    to_state = models.CharField(max_length=16, blank=True, default="")
+    reason = models.TextField(blank=True, default="")
+    # For content updates: the hash before and after.
+    from_hash = models.CharField(max_length=64, blank=True, default="")
+    to_hash = models.CharField(max_length=64, blank=True, default="")
+
+    objects = HistoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name_plural = "reflection history"
+        # The detail page: one reflection's history in order.
+        indexes = [models.Index(fields=["reflection", "at"], name="history_reflection_at")]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id}: {self.change} {self.from_state}→{self.to_state}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise TypeError("reflection history is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("reflection history is append-only")
+
+
+class ImportRun(models.Model):
+    """What one import command did, for admins who need to know where a row came from."""
+
+    class Kind(models.TextChoices):
+        REFLECTIONS = "reflections", "Reflections"
+        EVENTS = "events", "Retrieval and task logs"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    paths = models.JSONField(default=list)
+    counts = models.JSONField(default=dict)
+    rejected = models.JSONField(default=list)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} import {self.started_at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,14 @@
+"""URL map: sign-in, the memory pages, admin."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="reflections:list", permanent=False)),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("reflections/", include("reflections.urls")),
+    path("admin/", admin.site.urls),
+]

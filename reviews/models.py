@@ -1,0 +1,1 @@
+"""Review cycles, verdicts and rubric ratings live here (DOMAIN §5, §6); none yet."""
