@@ -44,7 +44,9 @@ def require_any_role(user, roles=ROLES) -> frozenset[str]:
     return held
 
 
-def get_reflection_for_user(user, pk: int, queryset: QuerySet[Reflection] | None = None) -> Reflection:
+def get_reflection_for_user(
+    user, pk: int, queryset: QuerySet[Reflection] | None = None
+) -> Reflection:
     """The reflection, if the user's roles and departments allow it; 404 hides the rest."""
     from django.shortcuts import get_object_or_404
 

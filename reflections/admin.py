@@ -44,8 +44,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(Reflection)
 class ReflectionAdmin(ReadOnlyAdmin):
     list_display = [
-        "source_path", "department", "agent", "kind", "outcome", "state",
-        "retrieval_count", "created_at",
+        "source_path",
+        "department",
+        "agent",
+        "kind",
+        "outcome",
+        "state",
+        "retrieval_count",
+        "created_at",
     ]
     list_filter = ["state", "kind", "outcome", "format", "department"]
     search_fields = ["source_path", "title", "content_hash", "external_id"]

@@ -39,7 +39,9 @@ def write_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> 
                     written += 1
         else:
             placeholders = ", ".join(["%s"] * len(columns))
-            sql = f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) VALUES ({placeholders})"
+            sql = (
+                f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) VALUES ({placeholders})"
+            )
             batch: list[list] = []
             for row in rows:
                 batch.append([adapt_value(v) for v in row])
@@ -54,20 +56,15 @@ def write_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> 
 
 
 def create_staging_table(name: str, column_sql: str) -> None:
-    """A temporary, index-free table that lives until the transaction ends."""
+    """A temporary, index-free table for one import step; dropped by drop_staging_table."""
     with connection.cursor() as cursor:
-        if is_postgres():
-            cursor.execute(f"CREATE TEMP TABLE {name} ({column_sql}) ON COMMIT DROP")
-        else:
-            cursor.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            cursor.execute(f"CREATE TEMP TABLE {name} ({column_sql})")
+        cursor.execute(f"DROP TABLE IF EXISTS {name}")
+        cursor.execute(f"CREATE TEMP TABLE {name} ({column_sql})")
 
 
 def drop_staging_table(name: str) -> None:
-    # PostgreSQL drops it at commit; SQLite keeps temp tables for the connection's life.
-    if not is_postgres():
-        with connection.cursor() as cursor:
-            cursor.execute(f"DROP TABLE IF EXISTS temp.{name}")
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {name}")
 
 
 def allocate_ids(table: str, count: int) -> list[int]:

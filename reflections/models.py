@@ -89,7 +89,8 @@ class Reflection(models.Model):
     task_type = models.CharField(max_length=128, blank=True, default="")
     task_id = models.CharField(max_length=255, blank=True, default="")
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    outcome = models.CharField(max_length=16, choices=Outcome.choices, null=True, blank=True)
+    # Decisions have no outcome: "".
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True, default="")
     created_at = models.DateTimeField()
     title = models.CharField(max_length=512)
     sections = models.JSONField(default=list)  # [{"heading": …, "body": …}] in source order
@@ -213,6 +214,9 @@ class TaskInjection(models.Model):
         ]
         # The reflection detail page: the tasks a reflection was injected into.
         indexes = [models.Index(fields=["reflection", "task_run"], name="injection_reflection")]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} → {self.task_run_id}"
 
 
 class HistoryQuerySet(models.QuerySet):

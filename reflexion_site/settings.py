@@ -1,4 +1,4 @@
-"""Settings for Reflexion Review: one module, every knob an environment variable with a safe default."""
+"""Settings for Reflexion Review: one module, every knob an environment variable."""
 
 import os
 from pathlib import Path
@@ -19,7 +19,9 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or "insecure-local-only-key
 if env_bool("DJANGO_REQUIRE_SECRET_KEY", False) and SECRET_KEY.startswith("insecure-"):
     raise RuntimeError("DJANGO_SECRET_KEY must be set")
 
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
+ALLOWED_HOSTS = [
+    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h
+]
 CSRF_TRUSTED_ORIGINS = [
     o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o
 ]

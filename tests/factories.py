@@ -13,6 +13,7 @@ from reflections.models import (
     Agent,
     Department,
     Reflection,
+    ReflectionHistory,
     RetrievalEvent,
     TaskInjection,
     TaskRun,
@@ -82,7 +83,9 @@ class RetrievalEventFactory(factory.django.DjangoModelFactory):
         model = RetrievalEvent
 
     reflection = factory.SubFactory(ReflectionFactory)
-    retrieved_at = factory.Sequence(lambda n: datetime(2026, 3, 10, tzinfo=UTC) + timedelta(minutes=n))
+    retrieved_at = factory.Sequence(
+        lambda n: datetime(2026, 3, 10, tzinfo=UTC) + timedelta(minutes=n)
+    )
     task_id = factory.Sequence(lambda n: f"task-{n:05d}")
     agent = factory.LazyAttribute(lambda e: e.reflection.agent)
 
@@ -100,8 +103,10 @@ class UserFactory(factory.django.DjangoModelFactory):
         model = get_user_model()
         django_get_or_create = ("username",)
 
+        skip_postgeneration_save = True
+
     username = factory.Sequence(lambda n: f"person-{n}")
-    password = factory.PostGenerationMethodCall("set_password", "correct horse battery staple")
+    password = factory.django.Password("correct horse battery staple")
 
     @factory.post_generation
     def roles(self, create, extracted, **kwargs):
@@ -112,3 +117,16 @@ class UserFactory(factory.django.DjangoModelFactory):
     def departments(self, create, extracted, **kwargs):
         for department in extracted or ():
             self.departments.add(department)
+
+
+class ReflectionHistoryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ReflectionHistory
+
+    reflection = factory.SubFactory(ReflectionFactory)
+    at = factory.Sequence(lambda n: datetime(2026, 3, 2, tzinfo=UTC) + timedelta(hours=n))
+    change = "state"
+    actor = None
+    actor_label = "policy:decay"
+    from_state = "active"
+    to_state = "archived"

@@ -200,7 +200,9 @@ def clean_str(value: object, *, field: str, line: int | None = None, required: b
     return text
 
 
-def clean_str_list(value: object, *, field: str, line: int | None = None) -> list[str]:
+def clean_str_list(
+    value: object, *, field: str, line: int | None = None, max_item_chars: int = 200
+) -> list[str]:
     """A list of short strings, stripped, blanks dropped, duplicates dropped (order kept).
 
     Bare numbers are accepted as strings because YAML turns `tags: [2026]` into an int.
@@ -216,9 +218,11 @@ def clean_str_list(value: object, *, field: str, line: int | None = None) -> lis
                 f"expected a list of text items, found {show(item)}", line=line, field=field
             )
         text = str(item).strip()
-        if len(text) > 200:
+        if len(text) > max_item_chars:
             raise ParseError(
-                f"item {show(text)} is longer than 200 characters", line=line, field=field
+                f"item {show(text)} is longer than {max_item_chars:,} characters",
+                line=line,
+                field=field,
             )
         if text and text not in out:
             out.append(text)
@@ -268,12 +272,18 @@ def check_outcome(
     return outcome
 
 
+_ABBREVIATIONS = frozenset({"etc", "vs", "approx", "incl", "mr", "mrs", "ms", "dr", "no"})
+
+
 def first_sentence(text: str, limit: int = 100) -> str:
     """The first sentence of `text`, cut at a word boundary to at most `limit` characters."""
     text = " ".join(text.split())
     for i, char in enumerate(text):
-        # A full stop followed by a space ends a sentence; "e.g." / "v1.2" mid-word do not.
+        # A full stop followed by a space ends a sentence; "v1.2", "e.g." and "etc." do not.
         if char in ".!?" and (i + 1 == len(text) or text[i + 1] == " "):
+            word = text[:i].rsplit(" ", 1)[-1]
+            if char == "." and ("." in word or word.lower() in _ABBREVIATIONS):
+                continue
             text = text[: i + 1]
             break
     if len(text) <= limit:

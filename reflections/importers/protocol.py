@@ -1,0 +1,225 @@
+"""Reflexion-protocol Markdown: `# Reflection|Procedure|Decision: <date> - <agent> - <summary>`."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from pathlib import PurePosixPath
+
+from reflections.importers.base import (
+    FORMAT_PROTOCOL,
+    MAX_FIELD_CHARS,
+    ParsedReflection,
+    ParseError,
+    RawSection,
+    check_not_future,
+    content_hash,
+    show,
+    split_sections,
+)
+from reflections.importers.tools import extract_tools
+
+FULL_REFLECTION = (
+    "What happened?",
+    "What went wrong?",
+    "Why did it go wrong?",
+    "What should I do differently?",
+    "Tactical rule candidate",
+)
+SHORT_REFLECTION = ("What happened?", "What went wrong?", "What should I do differently?")
+PROCEDURE = ("Strategy", "Why it worked")
+DECISION = ("What was the decision?", "What alternatives existed?", "Why was this option chosen?")
+# MARS sections some important reflections carry after the required ones.
+OPTIONAL_SECTIONS = ("Principle", "Procedure")
+
+H1_EXAMPLE = "# Reflection: YYYY-MM-DD - <agent> - <summary>"
+_H1 = re.compile(r"#\s+([A-Za-z]+)\s*:\s*(.*)")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# Sections only the full (failure) template has: their presence decides which template applies.
+_FULL_ONLY = frozenset({"Why did it go wrong?", "Tactical rule candidate"})
+
+
+def _key(heading: str) -> str:
+    # Authors drop the "?" or change case; the template is the same section.
+    return " ".join(heading.replace("?", " ").replace(":", " ").lower().split())
+
+
+_CANONICAL = {_key(h): h for h in (*FULL_REFLECTION, *PROCEDURE, *DECISION, *OPTIONAL_SECTIONS)}
+
+
+def parse_protocol(text: str, *, source_path: str, now: datetime) -> ParsedReflection:
+    lines = text.split("\n")
+    h1_index = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if h1_index is None:
+        raise ParseError("the file is empty")
+    h1_line = h1_index + 1
+    h1 = lines[h1_index].strip()
+    match = _H1.fullmatch(h1)
+    if not h1.startswith("# ") or not match:
+        raise ParseError(
+            f"the first line must be an H1 like '{H1_EXAMPLE}', found {show(h1)}",
+            line=h1_line,
+            field="H1",
+        )
+    label = match.group(1).capitalize()
+    templates = {"Reflection": None, "Procedure": PROCEDURE, "Decision": DECISION}
+    if label not in templates:
+        raise ParseError(
+            f"unknown reflection kind {show(match.group(1))}; expected Reflection, Procedure "
+            "or Decision",
+            line=h1_line,
+            field="H1",
+        )
+    created_at, agent, summary = _parse_h1_fields(match.group(2), line=h1_line)
+
+    _check_path(source_path, agent=agent, created=created_at.date(), line=h1_line)
+    check_not_future(created_at, now=now, field="date", line=h1_line)
+
+    preamble, preamble_line, raw_sections = split_sections(
+        lines[h1_index + 1 :], first_line=h1_line + 1
+    )
+    if preamble:
+        raise ParseError(
+            "text between the H1 and the first '## ' section; move it under a section",
+            line=preamble_line,
+            field="sections",
+        )
+    sections = [(_CANONICAL.get(_key(s.heading), s.heading), s) for s in raw_sections]
+    headings = [h for h, _ in sections]
+
+    if label == "Reflection":
+        full = any(h in _FULL_ONLY for h in headings)
+        template = FULL_REFLECTION if full else SHORT_REFLECTION
+        kind = outcome = "failure" if full else "partial"
+    elif label == "Procedure":
+        template, kind, outcome = PROCEDURE, "success", "success"
+    else:
+        template, kind, outcome = DECISION, "decision", None
+    _check_sections(sections, template=template, label=label)
+
+    parsed = [{"heading": h, "body": s.body} for h, s in sections]
+    return ParsedReflection(
+        source_path=source_path,
+        format=FORMAT_PROTOCOL,
+        original_text=text,
+        content_hash=content_hash(text),
+        kind=kind,
+        outcome=outcome,
+        created_at=created_at,
+        title=summary,
+        sections=parsed,
+        agent=agent,
+        tools=extract_tools("\n\n".join(s["body"] for s in parsed)),
+    )
+
+
+def _parse_h1_fields(rest: str, *, line: int) -> tuple[datetime, str, str]:
+    parts = [p.strip() for p in rest.split(" - ", 2)]
+    if len(parts) < 3 or not all(parts):
+        raise ParseError(
+            f"expected '<date> - <agent> - <summary>' after the colon, found {show(rest)} "
+            f"(example: '{H1_EXAMPLE}')",
+            line=line,
+            field="H1",
+        )
+    raw_date, agent, summary = parts
+    try:
+        if not _DATE.fullmatch(raw_date):
+            raise ValueError
+        day = date.fromisoformat(raw_date)
+    except ValueError:
+        raise ParseError(
+            f"{show(raw_date)} is not a date in the form YYYY-MM-DD", line=line, field="date"
+        ) from None
+    if len(summary) > MAX_FIELD_CHARS:
+        raise ParseError(
+            f"is longer than {MAX_FIELD_CHARS:,} characters", line=line, field="summary"
+        )
+    return datetime(day.year, day.month, day.day, tzinfo=UTC), agent, summary
+
+
+def _check_path(source_path: str, *, agent: str, created: date, line: int) -> None:
+    """The path repeats the agent (directory) and the date (file name prefix): they must agree."""
+    path = PurePosixPath(source_path)
+    parts = path.parts
+    for i in range(len(parts) - 4, -1, -1):
+        if parts[i : i + 2] == ("memory", "reflections"):
+            directory = parts[i + 2]
+            if directory != agent:
+                raise ParseError(
+                    f"the H1 names agent {show(agent)} but the file is in the folder of agent "
+                    f"{show(directory)} (memory/reflections/<agent-name>/)",
+                    line=line,
+                    field="agent",
+                )
+            break
+    prefix = path.name[:10]
+    if _DATE.fullmatch(prefix) and prefix != created.isoformat():
+        raise ParseError(
+            f"the H1 date {created.isoformat()} does not match the date {prefix} in the file "
+            f"name {path.name}",
+            line=line,
+            field="date",
+        )
+
+
+def _check_sections(
+    sections: list[tuple[str, RawSection]], *, template: tuple[str, ...], label: str
+) -> None:
+    expected = " · ".join(template)
+    seen: dict[str, int] = {}
+    for heading, section in sections:
+        if heading in seen:
+            raise ParseError(
+                f"section '## {heading}' appears twice (lines {seen[heading]} and {section.line})",
+                line=section.line,
+                field="sections",
+            )
+        seen[heading] = section.line
+        if heading not in template and heading not in OPTIONAL_SECTIONS:
+            raise ParseError(
+                f"unexpected section '## {section.heading}'; a {label} has {expected}, "
+                f"optionally followed by {' · '.join(OPTIONAL_SECTIONS)}",
+                line=section.line,
+                field="sections",
+            )
+
+    required = [(h, s) for h, s in sections if h in template]
+    found = [h for h, _ in required]
+    problems = []
+    missing = [h for h in template if h not in found]
+    if missing:
+        problems.append("missing " + ", ".join(f"'## {h}'" for h in missing))
+    in_order = [h for h in template if h in found]
+    bad_line = None
+    if found != in_order:
+        bad_line = next(
+            s.line for (h, s), want in zip(required, in_order, strict=True) if h != want
+        )
+        problems.append(f"sections out of order: found {' · '.join(found)}")
+    if problems:
+        raise ParseError(
+            f"{'; '.join(problems)} (a {label} needs, in order: {expected})",
+            line=bad_line,
+            field="sections",
+        )
+
+    last_required = max(s.line for _, s in required)
+    for heading, section in sections:
+        if heading not in template and section.line < last_required:
+            raise ParseError(
+                f"optional section '## {heading}' must come after the required sections",
+                line=section.line,
+                field="sections",
+            )
+        if not section.body.strip():
+            raise ParseError(
+                f"section '## {heading}' is empty", line=section.line, field="sections"
+            )
+        if len(section.body) > MAX_FIELD_CHARS:
+            raise ParseError(
+                f"section '## {heading}' is {len(section.body):,} characters; the limit is "
+                f"{MAX_FIELD_CHARS:,}",
+                line=section.line,
+                field="sections",
+            )

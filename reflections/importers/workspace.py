@@ -1,0 +1,300 @@
+"""Finding reflection files on disk: workspace-relative identity, format detection, safe reads."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from reflections.importers.base import (
+    FORMAT_EPISODIC,
+    FORMAT_FRONTMATTER,
+    FORMAT_HEURISTIC,
+    FORMAT_PROTOCOL,
+    ParsedReflection,
+    Rejection,
+)
+from reflections.importers.registry import max_bytes, parse_bytes
+
+# Where each reflection tree starts inside a workspace; the source path begins here.
+CONVENTIONAL_PREFIXES = (
+    ("memory", "reflections"),
+    ("memory", "reflexions"),
+    (".aiwg", "ralph", "reflections"),
+)
+REFLECTION_SUFFIXES = frozenset({".md", ".json", ".jsonl"})
+# Suffixes a binary file must not hide behind (a .jsonl binary is more likely a stray log).
+TEXT_REFLECTION_SUFFIXES = frozenset({".md", ".json"})
+SKIPPED_DIRS = frozenset({"__pycache__", ".git", "node_modules"})
+HEAD_BYTES = 64 * 1024
+_BOM = b"\xef\xbb\xbf"
+_PROTOCOL_H1 = (b"# Reflection:", b"# Procedure:", b"# Decision:")
+_UNRECOGNISED = {
+    ".md": "expected YAML front matter ('---' on line 1) or an H1 '# Reflection:', "
+    "'# Procedure:' or '# Decision:'",
+    ".json": "expected an episodic reflection (an object with 'self_reflection')",
+    ".jsonl": "expected one heuristic per line (objects with 'scenario_id' and 'guideline')",
+}
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    abs_path: Path  # resolved
+    source_path: str  # relative to the workspace root, POSIX separators
+    format: str
+
+
+def detect_format(source_path: str, head: bytes) -> str | None:
+    """The reflection format of a file, from its path and its first bytes; None if it is none.
+
+    Content decides first. The conventional tree then decides for Markdown that matches
+    neither shape, so its parser can say exactly what is wrong (a missing H1, say).
+    """
+    name = source_path.rsplit("/", 1)[-1].lower()
+    path = "/" + source_path
+    head = head.removeprefix(_BOM)
+    first = _first_line(head)
+    if name.endswith(".md"):
+        if head.split(b"\n", 1)[0].rstrip(b"\r \t") == b"---":
+            return FORMAT_FRONTMATTER
+        if first.startswith(_PROTOCOL_H1):
+            return FORMAT_PROTOCOL
+        if "/memory/reflections/" in path:
+            return FORMAT_PROTOCOL
+        if "/memory/reflexions/" in path:
+            return FORMAT_FRONTMATTER
+        return None
+    if name.endswith(".json"):
+        if "/ralph/reflections/" in path or b'"self_reflection"' in head:
+            return FORMAT_EPISODIC
+        return None
+    if name.endswith(".jsonl"):
+        try:
+            record = json.loads(first)
+        except (ValueError, RecursionError):
+            # A first line longer than the head cannot be decoded: judge it by its keys.
+            record = {k: 1 for k in ("scenario_id", "guideline") if f'"{k}"'.encode() in first}
+        if isinstance(record, dict) and "scenario_id" in record and "guideline" in record:
+            return FORMAT_HEURISTIC
+    return None
+
+
+def iter_reflection_files(paths: Iterable[Path | str]) -> Iterator[SourceFile | Rejection]:
+    """Every reflection file under `paths` (files or directories), sorted by source path.
+
+    Files that are plainly not reflections (logs, images, a README outside memory/) are
+    skipped silently; files that should be reflections but are not readable as one are
+    rejected with the reason.
+    """
+    walk = _Walk()
+    for arg in paths:
+        walk.add(Path(arg))
+    yield from walk.results()
+
+
+def read_source(sf: SourceFile, *, now: datetime) -> list[ParsedReflection | Rejection]:
+    """Read, decode and parse one file; every failure is a Rejection, never an exception."""
+    limit = max_bytes(sf.format)
+    try:
+        size = sf.abs_path.stat().st_size
+        # Checked before reading: an oversized file is never loaded into memory.
+        if size > limit:
+            return [_too_big(sf, size, limit)]
+        with open(sf.abs_path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        return [Rejection(sf.source_path, None, f"cannot read the file: {exc.strerror or exc}")]
+    if len(raw) > limit:  # it grew after the stat
+        return [_too_big(sf, len(raw), limit)]
+    return parse_bytes(raw, fmt=sf.format, source_path=sf.source_path, now=now)
+
+
+def parse_paths(
+    paths: Iterable[Path | str], *, now: datetime
+) -> Iterator[ParsedReflection | Rejection]:
+    """Walk `paths` and parse every reflection file found: the one-call importer front end."""
+    for item in iter_reflection_files(paths):
+        if isinstance(item, Rejection):
+            yield item
+        else:
+            yield from read_source(item, now=now)
+
+
+class _Walk:
+    def __init__(self) -> None:
+        self.files: dict[Path, SourceFile] = {}
+        self.rejections: dict[tuple[str, str], Rejection] = {}
+        self._roots: dict[Path, Path | None] = {}
+
+    def results(self) -> list[SourceFile | Rejection]:
+        by_source: dict[str, SourceFile] = {}
+        for path in sorted(self.files):
+            sf = self.files[path]
+            first = by_source.setdefault(sf.source_path, sf)
+            if first is not sf:
+                # Two workspaces with the same layout would overwrite each other's reflections.
+                self.reject(
+                    sf.source_path,
+                    f"{first.abs_path} and {sf.abs_path} have the same source path; "
+                    "import the workspaces separately",
+                )
+        items: list[SourceFile | Rejection] = [*by_source.values(), *self.rejections.values()]
+        return sorted(items, key=_sort_key)
+
+    def reject(self, path: str, reason: str, line: int | None = None) -> None:
+        self.rejections.setdefault((path, reason), Rejection(path, line, reason))
+
+    def add(self, arg: Path) -> None:
+        if not os.path.lexists(arg):
+            self.reject(str(arg), "no such file or directory")
+            return
+        try:
+            top = arg.resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            self.reject(str(arg), f"cannot resolve the path: {exc}")
+            return
+        if top.is_dir():
+            self.walk(top)
+        elif top.is_file():
+            self.file(top, fallback_root=top.parent, explicit=True)
+        else:
+            self.reject(str(arg), "not a regular file or directory")
+
+    def walk(self, top: Path) -> None:
+        stack, seen = [top], {top}
+        while stack:
+            directory = stack.pop()
+            try:
+                entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            except OSError as exc:
+                where = self.source_path(directory, top)
+                self.reject(where, f"cannot list the directory: {exc.strerror or exc}")
+                continue
+            for entry in entries:
+                name = entry.name
+                if (name.startswith(".") and name != ".aiwg") or name in SKIPPED_DIRS:
+                    continue
+                path = Path(entry.path)
+                if entry.is_symlink():
+                    followed = self.follow(path, top)
+                    if followed is None:
+                        continue
+                    path = followed
+                    is_dir = path.is_dir()
+                else:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                    if not is_dir and not entry.is_file(follow_symlinks=False):
+                        continue  # sockets, fifos, devices
+                if is_dir:
+                    if path not in seen:
+                        seen.add(path)
+                        stack.append(path)
+                else:
+                    self.file(path, fallback_root=top, explicit=False)
+
+    def follow(self, link: Path, top: Path) -> Path | None:
+        """A symlink's target if it stays inside the tree; otherwise reject it, unfollowed."""
+        try:
+            target = link.resolve()
+        except (OSError, RuntimeError):  # a loop
+            target = None
+        # A directory may hold reflections; of files, only reflection-looking names matter.
+        relevant = link.suffix.lower() in REFLECTION_SUFFIXES or (
+            target is not None and target.is_dir()
+        )
+        if target is None or not target.exists():
+            if relevant or target is None:
+                self.reject(self.source_path(link, top), "broken symlink (its target is missing)")
+            return None
+        if not target.is_relative_to(top):
+            if relevant:
+                where = self.source_path(link, top)
+                self.reject(where, f"symlink points outside the workspace ({where} → {target})")
+            return None
+        return target
+
+    def file(self, path: Path, *, fallback_root: Path, explicit: bool) -> None:
+        suffix = path.suffix.lower()
+        if path in self.files or (not explicit and suffix not in REFLECTION_SUFFIXES):
+            return
+        source_path = self.source_path(path, fallback_root)
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(HEAD_BYTES)
+        except OSError as exc:
+            self.reject(source_path, f"cannot read the file: {exc.strerror or exc}")
+            return
+        in_tree = _in_conventional_tree(source_path)
+        expected = explicit or in_tree or (suffix == ".md" and source_path.startswith("memory/"))
+        if b"\x00" in head[:8192]:
+            if expected or suffix in TEXT_REFLECTION_SUFFIXES:
+                self.reject(source_path, "binary file (it contains NUL bytes), not a UTF-8 text")
+            return
+        fmt = detect_format(source_path, head)
+        if fmt is not None:
+            self.files[path] = SourceFile(path, source_path, fmt)
+        elif expected:
+            detail = _UNRECOGNISED.get(suffix, f"unsupported file type {suffix or '(none)'!r}")
+            self.reject(source_path, f"not a recognised reflection format: {detail}")
+
+    def source_path(self, path: Path, fallback_root: Path) -> str:
+        parts = path.parts
+        for i in range(len(parts) - 2, -1, -1):
+            for prefix in CONVENTIONAL_PREFIXES:
+                end = i + len(prefix)
+                if parts[i:end] == prefix and len(parts) > end:
+                    return "/".join(parts[i:])
+        root = self._workspace_root(path.parent) or fallback_root
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            return path.name
+
+    def _workspace_root(self, directory: Path) -> Path | None:
+        """The nearest ancestor holding a memory/ or .aiwg/ directory, cached per directory."""
+        if directory not in self._roots:
+            self._roots[directory] = next(
+                (
+                    d
+                    for d in (directory, *directory.parents)
+                    if (d / "memory").is_dir() or (d / ".aiwg").is_dir()
+                ),
+                None,
+            )
+        return self._roots[directory]
+
+
+def _in_conventional_tree(source_path: str) -> bool:
+    return source_path.startswith(("memory/reflections/", "memory/reflexions/", ".aiwg/ralph/"))
+
+
+def _first_line(head: bytes) -> bytes:
+    for line in head.split(b"\n", 200):
+        if line.strip():
+            return line.strip()
+    return b""
+
+
+def _too_big(sf: SourceFile, size: int, limit: int) -> Rejection:
+    return Rejection(
+        sf.source_path,
+        None,
+        f"the file is {_size(size)}; the limit for {sf.format} files is {_size(limit)}",
+    )
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MB ({n:,} bytes)"
+    if n >= 1024:
+        return f"{n / 1024:.0f} KB ({n:,} bytes)"
+    return f"{n:,} bytes"
+
+
+def _sort_key(item: SourceFile | Rejection) -> tuple[str, int, str]:
+    if isinstance(item, SourceFile):
+        return (item.source_path, 0, "")
+    return (item.path, 1, item.reason)

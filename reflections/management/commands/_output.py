@@ -1,0 +1,51 @@
+"""What import commands print: a progress bar and summary for people, JSON for machines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+from tqdm import tqdm
+
+from reflections.services import ImportSummary
+
+MAX_LISTED_REJECTIONS = 50
+
+
+def progress_bar(*, enabled: bool, unit: str, total: int | None = None) -> tqdm:
+    return tqdm(
+        total=total,
+        unit=unit,
+        disable=not enabled,
+        file=sys.stderr,
+        dynamic_ncols=True,
+        leave=False,
+    )
+
+
+def print_summary(command, summary: ImportSummary, *, as_json: bool, noun: str) -> None:
+    if as_json:
+        command.stdout.write(json.dumps(summary.as_dict(), default=str))
+        return
+    style = command.style
+    command.stdout.write(
+        f"{noun}: {style.SUCCESS(str(summary.created))} created, "
+        f"{summary.updated} updated, {summary.unchanged} unchanged, "
+        + (style.ERROR(f"{len(summary.rejected)} rejected") if summary.rejected else "0 rejected")
+    )
+    for key, value in summary.details.items():
+        if isinstance(value, dict):
+            parts = ", ".join(f"{v} {k}" for k, v in value.items())
+            command.stdout.write(f"  {key}: {parts}")
+    if summary.rejected:
+        command.stdout.write("Rejected (fix these and import again; the rest is in):")
+        for r in summary.rejected[:MAX_LISTED_REJECTIONS]:
+            where = f"{r.path}:{r.line}" if r.line else r.path
+            command.stdout.write(f"  {where}: {r.reason}")
+        hidden = len(summary.rejected) - MAX_LISTED_REJECTIONS
+        if hidden > 0:
+            by_file = Counter(r.path for r in summary.rejected[MAX_LISTED_REJECTIONS:])
+            command.stdout.write(f"  … and {hidden} more (use --json for the full list):")
+            for path, n in by_file.most_common(10):
+                command.stdout.write(f"    {n} in {path}")

@@ -1,0 +1,40 @@
+"""Import reflection files or whole workspace trees (all four formats, auto-detected)."""
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from reflections.services import import_reflections
+
+from ._output import print_summary, progress_bar
+
+
+class Command(BaseCommand):
+    help = "Import reflections from files or workspace directories (one all-or-nothing batch)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", type=Path)
+        parser.add_argument(
+            "--default-department",
+            help="department for reflections whose agent has none (protocol Markdown names none)",
+        )
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, paths, default_department, json, **options):
+        missing = [str(p) for p in paths if not p.exists() and not p.is_symlink()]
+        if missing:
+            raise CommandError(f"no such file or directory: {', '.join(missing)}")
+        bar = progress_bar(enabled=not json and sys.stderr.isatty(), unit="file")
+        try:
+            summary = import_reflections(
+                paths=paths,
+                default_department=default_department,
+                progress_total=lambda n: bar.reset(total=n),
+                progress=bar.update,
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            bar.close()
+        print_summary(self, summary, as_json=json, noun="Reflections")

@@ -1,0 +1,886 @@
+"""Writes that span models: importing reflections and logs, exporting reflections."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from . import bulk
+from .importers.base import ParsedReflection, ParsedRetrieval, ParsedTask, Rejection
+from .importers.events import detect_log_kind, parse_retrieval_lines, parse_task_lines
+from .importers.workspace import SourceFile, iter_reflection_files, read_source
+from .models import (
+    Agent,
+    Department,
+    ImportRun,
+    Reflection,
+    ReflectionHistory,
+    RetrievalEvent,
+    State,
+    TaskInjection,
+    TaskRun,
+)
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[int], None]
+
+# Below this many files, starting worker processes costs more than it saves.
+PARALLEL_PARSE_THRESHOLD = 2000
+# Rows held in memory between two bulk writes of a log import.
+EVENT_CHUNK_ROWS = 200_000
+
+
+@dataclass
+class ImportSummary:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    rejected: list[Rejection] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    def reject(self, path: str, line: int | None, reason: str) -> None:
+        self.rejected.append(Rejection(path=path, line=line, reason=reason))
+
+    def as_dict(self) -> dict:
+        return {
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "rejected": [r.as_dict() for r in self.rejected],
+            **self.details,
+        }
+
+
+# --------------------------------------------------------------------------- reflections
+
+
+def _parse_source(args: tuple[SourceFile, datetime]) -> list[ParsedReflection | Rejection]:
+    source, now = args
+    return read_source(source, now=now)
+
+
+def parse_sources(
+    sources: list[SourceFile], *, now: datetime, progress: Progress | None = None
+) -> Iterator[ParsedReflection | Rejection]:
+    """Read and parse files, on every core when there are enough of them."""
+    work = [(s, now) for s in sources]
+    if len(work) < PARALLEL_PARSE_THRESHOLD or (multiprocessing.cpu_count() or 1) < 2:
+        results: Iterable = map(_parse_source, work)
+        pool = None
+    else:
+        # spawn, not fork: a forked child would share (and on exit, close) the parent's
+        # database socket. The parsers import nothing from Django, so spawning is cheap.
+        pool = ProcessPoolExecutor(
+            max_workers=multiprocessing.cpu_count(), mp_context=multiprocessing.get_context("spawn")
+        )
+        results = pool.map(_parse_source, work, chunksize=256)
+    try:
+        for items in results:
+            yield from items
+            if progress:
+                progress(1)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _valid_slug(value: str) -> bool:
+    return bool(value) and slugify(value) == value
+
+
+class _Directory:
+    """Departments and agents by name, created on first sight within the import transaction."""
+
+    def __init__(self) -> None:
+        self.departments = dict(Department.objects.values_list("slug", "id"))
+        self.agents: dict[str, list] = {
+            name: [pk, dept]
+            for pk, name, dept in Agent.objects.values_list("id", "name", "department_id")
+        }
+
+    def department_id(self, slug: str) -> int:
+        if slug not in self.departments:
+            dept = Department.objects.create(slug=slug, name=slug.replace("-", " ").title())
+            self.departments[slug] = dept.id
+        return self.departments[slug]
+
+    def agent(self, name: str, department_id: int | None) -> tuple[int, int | None]:
+        """The agent's id and department, creating the agent or filling a missing department."""
+        if name not in self.agents:
+            agent = Agent.objects.create(name=name, department_id=department_id)
+            self.agents[name] = [agent.id, department_id]
+        entry = self.agents[name]
+        if entry[1] is None and department_id is not None:
+            Agent.objects.filter(pk=entry[0]).update(department_id=department_id)
+            entry[1] = department_id
+        return entry[0], entry[1]
+
+    def agent_department(self, name: str) -> int | None:
+        entry = self.agents.get(name)
+        return entry[1] if entry else None
+
+
+def _state_declared_by_file(parsed: ParsedReflection) -> str:
+    if parsed.deprecated_reason:
+        return State.DEPRECATED
+    if parsed.archived:
+        return State.ARCHIVED
+    if parsed.promoted:
+        return State.PROMOTED
+    return State.ACTIVE
+
+
+REFLECTION_COLUMNS = (
+    "id",
+    "source_path",
+    "format",
+    "content_hash",
+    "external_id",
+    "original_text",
+    "agent_id",
+    "department_id",
+    "task_type",
+    "task_id",
+    "kind",
+    "outcome",
+    "created_at",
+    "title",
+    "sections",
+    "body",
+    "tags",
+    "skills",
+    "tools",
+    "confidence",
+    "model_used",
+    "salience",
+    "state",
+    "deprecated_reason",
+    "retrieval_count",
+    "last_retrieved_at",
+    "imported_at",
+    "updated_at",
+)
+HISTORY_COLUMNS = (
+    "reflection_id",
+    "at",
+    "change",
+    "actor_id",
+    "actor_label",
+    "from_state",
+    "to_state",
+    "reason",
+    "from_hash",
+    "to_hash",
+)
+# Fields a changed file rewrites; state and counters belong to policies, reviews and logs.
+CONTENT_FIELDS = (
+    "format",
+    "content_hash",
+    "external_id",
+    "original_text",
+    "agent_id",
+    "department_id",
+    "task_type",
+    "task_id",
+    "kind",
+    "outcome",
+    "created_at",
+    "title",
+    "sections",
+    "body",
+    "tags",
+    "skills",
+    "tools",
+    "confidence",
+    "model_used",
+    "salience",
+)
+
+
+def _content_values(parsed: ParsedReflection, agent_id: int | None, department_id: int) -> dict:
+    return {
+        "format": parsed.format,
+        "content_hash": parsed.content_hash,
+        "external_id": parsed.external_id,
+        "original_text": parsed.original_text,
+        "agent_id": agent_id,
+        "department_id": department_id,
+        "task_type": parsed.task_type,
+        "task_id": parsed.task_id,
+        "kind": parsed.kind,
+        "outcome": parsed.outcome or "",
+        "created_at": parsed.created_at,
+        "title": parsed.title[:512],
+        "sections": parsed.sections,
+        "body": parsed.body,
+        "tags": parsed.tags,
+        "skills": parsed.skills,
+        "tools": parsed.tools,
+        "confidence": parsed.confidence,
+        "model_used": parsed.model_used,
+        "salience": parsed.salience,
+    }
+
+
+def import_reflections(
+    *,
+    paths: list[Path],
+    default_department: str | None = None,
+    now: datetime | None = None,
+    user=None,
+    progress_total: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """Import reflection files or whole workspace trees as one all-or-nothing batch.
+
+    Every file is read and parsed before the transaction starts; a rejected file or line is
+    reported and skipped, and the accepted rest is written in a single transaction.
+    """
+    now = now or timezone.now()
+    summary = ImportSummary()
+    if default_department and not _valid_slug(default_department):
+        raise ValueError(
+            f"--default-department {default_department!r} is not a department slug "
+            "(lowercase letters, digits and hyphens)"
+        )
+
+    sources: list[SourceFile] = []
+    for item in iter_reflection_files([Path(p) for p in paths]):
+        if isinstance(item, Rejection):
+            summary.rejected.append(item)
+        else:
+            sources.append(item)
+    if progress_total:
+        progress_total(len(sources))
+
+    # Pointing at both `ws` and `ws/memory` names the same files: one source path, one row.
+    parsed_by_path: dict[str, ParsedReflection] = {}
+    for item in parse_sources(sources, now=now, progress=progress):
+        if isinstance(item, Rejection):
+            summary.rejected.append(item)
+        elif item.source_path not in parsed_by_path:
+            parsed_by_path[item.source_path] = item
+
+    started = timezone.now()
+    with transaction.atomic():
+        _lock_imports()
+        _write_reflections(list(parsed_by_path.values()), default_department, now, user, summary)
+        ImportRun.objects.create(
+            kind=ImportRun.Kind.REFLECTIONS,
+            started_at=started,
+            finished_at=timezone.now(),
+            paths=[str(p) for p in paths],
+            counts={
+                "created": summary.created,
+                "updated": summary.updated,
+                "unchanged": summary.unchanged,
+            },
+            rejected=[r.as_dict() for r in summary.rejected[:1000]],
+            user=user,
+        )
+    return summary
+
+
+def _lock_imports() -> None:
+    """Serialise imports so two batches never race for the same source path or id range."""
+    if bulk.is_postgres():
+        bulk.execute("SELECT pg_advisory_xact_lock(%s)", [0x5EF1E])
+    # SQLite: transactions are IMMEDIATE (settings), so the write lock is already held.
+
+
+def _write_reflections(
+    parsed: list[ParsedReflection],
+    default_department: str | None,
+    now: datetime,
+    user,
+    summary: ImportSummary,
+) -> None:
+    directory = _Directory()
+    # Learn agent → department from records that state both, so that protocol reflections
+    # (which never name a department) of the same agent land in the right place.
+    learned: dict[str, str] = {}
+    for p in parsed:
+        if p.agent and p.department and directory.agent_department(p.agent) is None:
+            learned.setdefault(p.agent, p.department)
+
+    rows: list[tuple[ParsedReflection, int | None, int]] = []
+    for p in parsed:
+        dept_slug = p.department or ""
+        if not dept_slug and p.agent:
+            dept_id = directory.agent_department(p.agent)
+            if dept_id is not None:
+                dept_slug = next(s for s, i in directory.departments.items() if i == dept_id)
+            else:
+                dept_slug = learned.get(p.agent, "")
+        dept_slug = dept_slug or (default_department or "")
+        if not dept_slug:
+            who = f"agent {p.agent!r} has no department" if p.agent else "it names no agent"
+            summary.reject(
+                p.source_path,
+                None,
+                f"department: none given and {who}; pass --default-department or assign "
+                "the agent to a department in the admin",
+            )
+            continue
+        if not _valid_slug(dept_slug):
+            summary.reject(
+                p.source_path,
+                None,
+                f"department: {dept_slug!r} is not a department slug "
+                "(lowercase letters, digits and hyphens)",
+            )
+            continue
+        dept_id = directory.department_id(dept_slug)
+        agent_id = directory.agent(p.agent, dept_id)[0] if p.agent else None
+        rows.append((p, agent_id, dept_id))
+
+    existing: dict[str, tuple[int, str, str]] = {}
+    paths = [p.source_path for p, _, _ in rows]
+    for start in range(0, len(paths), 5000):
+        chunk = paths[start : start + 5000]
+        for pk, path, digest, state in Reflection.objects.filter(source_path__in=chunk).values_list(
+            "id", "source_path", "content_hash", "state"
+        ):
+            existing[path] = (pk, digest, state)
+
+    new_rows = [r for r in rows if r[0].source_path not in existing]
+    changed = [
+        r
+        for r in rows
+        if r[0].source_path in existing and existing[r[0].source_path][1] != r[0].content_hash
+    ]
+    summary.unchanged += len(rows) - len(new_rows) - len(changed)
+
+    ids = bulk.allocate_ids(Reflection._meta.db_table, len(new_rows))
+    history: list[tuple] = []
+
+    def reflection_rows():
+        for pk, (p, agent_id, dept_id) in zip(ids, new_rows, strict=True):
+            values = _content_values(p, agent_id, dept_id)
+            state = _state_declared_by_file(p)
+            values.update(
+                id=pk,
+                source_path=p.source_path,
+                state=state,
+                deprecated_reason=p.deprecated_reason[:255],
+                retrieval_count=0,
+                last_retrieved_at=None,
+                imported_at=now,
+                updated_at=now,
+            )
+            reason = f"imported from {p.source_path}"
+            if state != State.ACTIVE:
+                reason += f"; the file declares it {state}"
+                if p.deprecated_reason:
+                    reason += f" ({p.deprecated_reason})"
+            history.append(
+                (
+                    pk,
+                    now,
+                    "created",
+                    getattr(user, "pk", None),
+                    "import",
+                    "",
+                    state,
+                    reason,
+                    "",
+                    p.content_hash,
+                )
+            )
+            yield tuple(values[c] for c in REFLECTION_COLUMNS)
+
+    summary.created += bulk.write_rows(
+        Reflection._meta.db_table, REFLECTION_COLUMNS, reflection_rows()
+    )
+
+    for p, agent_id, dept_id in changed:
+        pk, old_hash, old_state = existing[p.source_path]
+        values = _content_values(p, agent_id, dept_id)
+        update = dict(values, updated_at=now)
+        history.append(
+            (
+                pk,
+                now,
+                "content",
+                getattr(user, "pk", None),
+                "import",
+                old_state,
+                old_state,
+                f"source file {p.source_path} changed",
+                old_hash,
+                p.content_hash,
+            )
+        )
+        # A file can gain a deprecation (written back by a review), never lose one: only a
+        # person restores a deprecated reflection (DOMAIN §4).
+        if p.deprecated_reason and old_state != State.DEPRECATED:
+            update.update(state=State.DEPRECATED, deprecated_reason=p.deprecated_reason[:255])
+            history.append(
+                (
+                    pk,
+                    now,
+                    "state",
+                    getattr(user, "pk", None),
+                    "import",
+                    old_state,
+                    State.DEPRECATED,
+                    f"the source file declares it deprecated ({p.deprecated_reason})",
+                    "",
+                    "",
+                )
+            )
+        Reflection.objects.filter(pk=pk).update(**update)
+        summary.updated += 1
+
+    bulk.write_rows(ReflectionHistory._meta.db_table, HISTORY_COLUMNS, history)
+
+
+# --------------------------------------------------------------------------- logs
+
+LOG_SUFFIXES = {".jsonl": "jsonl", ".csv": "csv"}
+
+
+def iter_log_files(paths: list[Path], summary: ImportSummary) -> Iterator[tuple[Path, str]]:
+    for path in paths:
+        if path.is_dir():
+            candidates = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix in LOG_SUFFIXES
+            )
+        elif path.is_file():
+            candidates = [path]
+        else:
+            summary.reject(str(path), None, "no such file or directory")
+            continue
+        for file in candidates:
+            fmt = LOG_SUFFIXES.get(file.suffix)
+            if fmt is None:
+                summary.reject(str(file), None, "not a log file: expected a .jsonl or .csv file")
+                continue
+            yield file, fmt
+
+
+def _open_lines(path: Path) -> Iterator[str]:
+    """Lines of a UTF-8 log, BOM and CRLF tolerated; a decoding error names the line."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                yield raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                # Yield a marker the parsers reject with the line number.
+                yield f"\x00not valid UTF-8 at byte {exc.start} of the line"
+
+
+def _detect_kind(path: Path, fmt: str) -> str | None:
+    import csv
+    import json
+
+    name = path.name.lower()
+    for line in _open_lines(path):
+        if not line.strip():
+            continue
+        try:
+            first = json.loads(line) if fmt == "jsonl" else next(csv.reader([line]))
+        except (ValueError, StopIteration):
+            break
+        kind = detect_log_kind(first)
+        if kind:
+            return kind
+        break
+    if "retrieval" in name:
+        return "retrieval"
+    if "task" in name:
+        return "task"
+    return None
+
+
+class _ReflectionRefs:
+    """Resolves a log's reference (source path, content hash or scenario id) to a reflection id."""
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, int] = {}
+        self.by_hash: dict[str, int] = {}
+        self.by_external: dict[str, int] = {}
+        for pk, path, digest, ext in Reflection.objects.values_list(
+            "id", "source_path", "content_hash", "external_id"
+        ).iterator(chunk_size=20_000):
+            self.by_path[path] = pk
+            self.by_hash.setdefault(digest, pk)
+            if ext:
+                self.by_external.setdefault(ext, pk)
+
+    def resolve(self, ref: str) -> int | None:
+        return self.by_path.get(ref) or self.by_hash.get(ref) or self.by_external.get(ref)
+
+
+def import_events(
+    *,
+    paths: list[Path],
+    now: datetime | None = None,
+    user=None,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """Import retrieval and task logs (JSONL or CSV) as one all-or-nothing batch.
+
+    Retrievals and tasks join on task_id, so either log may come first. A retrieval whose
+    reflection is unknown is rejected with the reference in the reason.
+    """
+    now = now or timezone.now()
+    summary = ImportSummary()
+    counts = {
+        "retrievals": {"created": 0, "unchanged": 0},
+        "tasks": {"created": 0, "updated": 0, "unchanged": 0},
+    }
+    files = list(iter_log_files([Path(p) for p in paths], summary))
+    started = timezone.now()
+    with transaction.atomic():
+        _lock_imports()
+        refs = _ReflectionRefs()
+        directory = _Directory()
+        touched: set[int] = set()
+        for path, fmt in files:
+            kind = _detect_kind(path, fmt)
+            if kind is None:
+                summary.reject(
+                    str(path),
+                    1,
+                    "cannot tell whether this is a retrieval or a task log: a retrieval needs "
+                    "reflection and retrieved_at, a task needs task_id, finished_at and outcome",
+                )
+                continue
+            lines = _open_lines(path)
+            if kind == "retrieval":
+                created, unchanged = _import_retrievals(
+                    path, fmt, lines, refs, directory, now, touched, summary, progress
+                )
+                counts["retrievals"]["created"] += created
+                counts["retrievals"]["unchanged"] += unchanged
+            else:
+                created, updated, unchanged = _import_tasks(
+                    path, fmt, lines, refs, directory, now, summary, progress
+                )
+                counts["tasks"]["created"] += created
+                counts["tasks"]["updated"] += updated
+                counts["tasks"]["unchanged"] += unchanged
+        if touched:
+            refresh_retrieval_counters(reflection_ids=touched)
+        summary.created = counts["retrievals"]["created"] + counts["tasks"]["created"]
+        summary.updated = counts["tasks"]["updated"]
+        summary.unchanged = counts["retrievals"]["unchanged"] + counts["tasks"]["unchanged"]
+        summary.details = counts
+        ImportRun.objects.create(
+            kind=ImportRun.Kind.EVENTS,
+            started_at=started,
+            finished_at=timezone.now(),
+            paths=[str(p) for p in paths],
+            counts=counts,
+            rejected=[r.as_dict() for r in summary.rejected[:1000]],
+            user=user,
+        )
+    return summary
+
+
+RETRIEVAL_STAGING = "staging_retrieval"
+RETRIEVAL_COLUMNS = (
+    "reflection_id",
+    "retrieved_at",
+    "task_id",
+    "agent_id",
+    "department_id",
+    "rank",
+    "score",
+)
+
+
+def _chunks(items: Iterable, size: int) -> Iterator[list]:
+    chunk: list = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _import_retrievals(
+    path, fmt, lines, refs, directory, now, touched, summary, progress
+) -> tuple[int, int]:
+    label = str(path)
+    bulk.create_staging_table(
+        RETRIEVAL_STAGING,
+        "reflection_id bigint, retrieved_at timestamp with time zone, task_id varchar(255), "
+        "agent_id bigint, department_id bigint, rank integer, score double precision",
+    )
+    table = connection.ops.quote_name(RetrievalEvent._meta.db_table)
+    cols = ", ".join(RETRIEVAL_COLUMNS)
+    created = total = 0
+
+    def rows(items: Iterable[ParsedRetrieval | Rejection]):
+        nonlocal total
+        for item in items:
+            if isinstance(item, Rejection):
+                summary.rejected.append(item)
+                continue
+            reflection_id = refs.resolve(item.reflection_ref)
+            if reflection_id is None:
+                summary.reject(
+                    label,
+                    item.line,
+                    f"reflection: unknown reflection {item.reflection_ref!r} "
+                    "(no source path, content hash or scenario id matches)",
+                )
+                continue
+            if item.department and not _valid_slug(item.department):
+                summary.reject(
+                    label, item.line, f"department: {item.department!r} is not a department slug"
+                )
+                continue
+            dept_id = directory.department_id(item.department) if item.department else None
+            agent_id = directory.agent(item.agent, dept_id)[0]
+            touched.add(reflection_id)
+            total += 1
+            yield (
+                reflection_id,
+                item.retrieved_at,
+                item.task_id,
+                agent_id,
+                dept_id,
+                item.rank,
+                item.score,
+            )
+
+    parsed = parse_retrieval_lines(lines, path=label, fmt=fmt, now=now)
+    for chunk in _chunks(parsed, EVENT_CHUNK_ROWS):
+        # Materialised first: resolving may create agents, and a COPY in progress owns the
+        # connection.
+        bulk.write_rows(RETRIEVAL_STAGING, RETRIEVAL_COLUMNS, list(rows(chunk)))
+        # One statement moves the chunk; the natural key makes a re-import a no-op.
+        created += bulk.execute(
+            f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {RETRIEVAL_STAGING} WHERE true "
+            "ON CONFLICT DO NOTHING"
+        )
+        bulk.execute(f"DELETE FROM {RETRIEVAL_STAGING}")
+        if progress:
+            progress(len(chunk))
+    bulk.drop_staging_table(RETRIEVAL_STAGING)
+    return created, total - created
+
+
+def refresh_retrieval_counters(*, reflection_ids: Iterable[int] | None = None) -> None:
+    """Recount retrieval_count and last_retrieved_at from the events, set-based.
+
+    With ids, only those reflections (what an import touched); without, every reflection.
+    """
+    table = connection.ops.quote_name(Reflection._meta.db_table)
+    events = connection.ops.quote_name(RetrievalEvent._meta.db_table)
+    only = ""
+    if reflection_ids is not None:
+        bulk.create_staging_table("staging_ids", "id bigint")
+        if not bulk.write_rows("staging_ids", ["id"], ((i,) for i in sorted(set(reflection_ids)))):
+            return
+        only = "WHERE reflection_id IN (SELECT id FROM staging_ids)"
+    bulk.execute(
+        f"UPDATE {table} SET retrieval_count = agg.n, last_retrieved_at = agg.last "
+        f"FROM (SELECT reflection_id, COUNT(*) AS n, MAX(retrieved_at) AS last FROM {events} "
+        f"{only} GROUP BY reflection_id) agg WHERE {table}.id = agg.reflection_id"
+    )
+    if only:
+        bulk.drop_staging_table("staging_ids")
+    else:
+        bulk.execute(
+            f"UPDATE {table} SET retrieval_count = 0, last_retrieved_at = NULL "
+            f"WHERE (retrieval_count <> 0 OR last_retrieved_at IS NOT NULL) "
+            f"AND NOT EXISTS (SELECT 1 FROM {events} e WHERE e.reflection_id = {table}.id)"
+        )
+
+
+TASK_STAGING = "staging_task"
+TASK_COLUMNS = (
+    "task_id",
+    "agent_id",
+    "department_id",
+    "task_type",
+    "finished_at",
+    "outcome",
+    "failure_mode",
+    "confidence_at_start",
+    "tools_used",
+)
+
+
+def _import_tasks(
+    path, fmt, lines, refs, directory, now, summary, progress
+) -> tuple[int, int, int]:
+    label = str(path)
+    created = updated = total = 0
+    task_table = connection.ops.quote_name(TaskRun._meta.db_table)
+    inj_table = connection.ops.quote_name(TaskInjection._meta.db_table)
+    json_type = "jsonb" if bulk.is_postgres() else "text"
+    bulk.create_staging_table(
+        TASK_STAGING,
+        "task_id varchar(255), agent_id bigint, department_id bigint, task_type varchar(128), "
+        "finished_at timestamp with time zone, outcome varchar(16), failure_mode varchar(128), "
+        f"confidence_at_start double precision, tools_used {json_type}",
+    )
+    bulk.create_staging_table(
+        "staging_injection", "task_id varchar(255), reflection_id bigint, position integer"
+    )
+    seen: set[str] = set()
+    injections: list[tuple] = []
+
+    def rows(items: Iterable[ParsedTask | Rejection]):
+        nonlocal total
+        for item in items:
+            if isinstance(item, Rejection):
+                summary.rejected.append(item)
+                continue
+            if not _valid_slug(item.department):
+                summary.reject(
+                    label, item.line, f"department: {item.department!r} is not a department slug"
+                )
+                continue
+            if item.task_id in seen:
+                summary.reject(
+                    label,
+                    item.line,
+                    f"task_id: {item.task_id!r} appears more than once in this file",
+                )
+                continue
+            resolved = []
+            for index, ref in enumerate(item.reflections_injected):
+                reflection_id = refs.resolve(ref)
+                if reflection_id is None:
+                    summary.reject(
+                        label,
+                        item.line,
+                        f"reflections_injected[{index}]: unknown reflection {ref!r}",
+                    )
+                    break
+                resolved.append(reflection_id)
+            else:
+                seen.add(item.task_id)
+                dept_id = directory.department_id(item.department)
+                agent_id = directory.agent(item.agent, dept_id)[0]
+                for position, reflection_id in enumerate(dict.fromkeys(resolved)):
+                    injections.append((item.task_id, reflection_id, position))
+                total += 1
+                yield (
+                    item.task_id,
+                    agent_id,
+                    dept_id,
+                    item.task_type,
+                    item.finished_at,
+                    item.outcome,
+                    item.failure_mode,
+                    item.confidence_at_start,
+                    item.tools_used,
+                )
+
+    cols = ", ".join(TASK_COLUMNS)
+    compared = [c for c in TASK_COLUMNS if c != "task_id"]
+    for chunk in _chunks(parse_task_lines(lines, path=label, fmt=fmt, now=now), EVENT_CHUNK_ROWS):
+        bulk.write_rows(TASK_STAGING, TASK_COLUMNS, list(rows(chunk)))
+        bulk.write_rows("staging_injection", ("task_id", "reflection_id", "position"), injections)
+        injections.clear()
+        differs = " OR ".join(f"{task_table}.{c} IS DISTINCT FROM s.{c}" for c in compared)
+        # Tasks whose facts changed since the last import: rewrite them and their injections.
+        bulk.execute(
+            f"CREATE TEMP TABLE staging_changed AS SELECT s.task_id FROM {TASK_STAGING} s "
+            f"JOIN {task_table} ON {task_table}.task_id = s.task_id WHERE {differs}"
+        )
+        updated += bulk.execute(
+            f"UPDATE {task_table} SET "
+            + ", ".join(f"{c} = s.{c}" for c in compared)
+            + f" FROM {TASK_STAGING} s WHERE {task_table}.task_id = s.task_id "
+            "AND s.task_id IN (SELECT task_id FROM staging_changed)"
+        )
+        bulk.execute(
+            f"DELETE FROM {inj_table} WHERE task_run_id IN (SELECT t.id FROM {task_table} t "
+            "JOIN staging_changed c ON c.task_id = t.task_id)"
+        )
+        bulk.execute("DROP TABLE staging_changed")
+        created += bulk.execute(
+            f"INSERT INTO {task_table} ({cols}) SELECT {cols} FROM {TASK_STAGING} s "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {task_table} t WHERE t.task_id = s.task_id)"
+        )
+        bulk.execute(
+            f"INSERT INTO {inj_table} (task_run_id, reflection_id, position) "
+            f"SELECT t.id, i.reflection_id, i.position FROM staging_injection i "
+            f"JOIN {task_table} t ON t.task_id = i.task_id WHERE true ON CONFLICT DO NOTHING"
+        )
+        bulk.execute(f"DELETE FROM {TASK_STAGING}")
+        bulk.execute("DELETE FROM staging_injection")
+        if progress:
+            progress(len(chunk))
+    bulk.drop_staging_table(TASK_STAGING)
+    bulk.drop_staging_table("staging_injection")
+    return created, updated, total - created - updated
+
+
+# --------------------------------------------------------------------------- export
+
+EXPORT_FIELDS = (
+    "source_path",
+    "content_hash",
+    "department",
+    "agent",
+    "kind",
+    "outcome",
+    "task_type",
+    "created_at",
+    "state",
+    "multiplier",
+    "retrieval_count",
+    "last_retrieved_at",
+    "deprecated_reason",
+)
+
+
+def iter_reflection_export(*, department: str | None = None) -> Iterator[dict]:
+    """One flat record per reflection; never the text itself (it may be quarantined)."""
+    qs = Reflection.objects.order_by("id")
+    if department:
+        qs = qs.filter(department__slug=department)
+    for row in qs.values(
+        "source_path",
+        "content_hash",
+        "department__slug",
+        "agent__name",
+        "kind",
+        "outcome",
+        "task_type",
+        "created_at",
+        "state",
+        "retrieval_count",
+        "last_retrieved_at",
+        "deprecated_reason",
+    ).iterator(chunk_size=5000):
+        yield {
+            "source_path": row["source_path"],
+            "content_hash": row["content_hash"],
+            "department": row["department__slug"],
+            "agent": row["agent__name"] or "",
+            "kind": row["kind"],
+            "outcome": row["outcome"] or "",
+            "task_type": row["task_type"],
+            "created_at": row["created_at"].isoformat(),
+            "state": row["state"],
+            "multiplier": Reflection(state=row["state"]).multiplier,
+            "retrieval_count": row["retrieval_count"],
+            "last_retrieved_at": row["last_retrieved_at"].isoformat()
+            if row["last_retrieved_at"]
+            else "",
+            "deprecated_reason": row["deprecated_reason"],
+        }
