@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +15,8 @@ from django.utils.text import slugify
 from . import bulk
 from .importers.base import ParsedReflection, ParsedRetrieval, ParsedTask, Rejection
 from .importers.events import detect_log_kind, parse_retrieval_lines, parse_task_lines
-from .importers.workspace import SourceFile, iter_reflection_files, read_source
+from .importers.pool import parse_sources
+from .importers.workspace import SourceFile, iter_reflection_files
 from .models import (
     Agent,
     Department,
@@ -34,8 +33,6 @@ logger = logging.getLogger(__name__)
 
 Progress = Callable[[int], None]
 
-# Below this many files, starting worker processes costs more than it saves.
-PARALLEL_PARSE_THRESHOLD = 2000
 # Rows held in memory between two bulk writes of a log import.
 EVENT_CHUNK_ROWS = 200_000
 
@@ -62,36 +59,6 @@ class ImportSummary:
 
 
 # --------------------------------------------------------------------------- reflections
-
-
-def _parse_source(args: tuple[SourceFile, datetime]) -> list[ParsedReflection | Rejection]:
-    source, now = args
-    return read_source(source, now=now)
-
-
-def parse_sources(
-    sources: list[SourceFile], *, now: datetime, progress: Progress | None = None
-) -> Iterator[ParsedReflection | Rejection]:
-    """Read and parse files, on every core when there are enough of them."""
-    work = [(s, now) for s in sources]
-    if len(work) < PARALLEL_PARSE_THRESHOLD or (multiprocessing.cpu_count() or 1) < 2:
-        results: Iterable = map(_parse_source, work)
-        pool = None
-    else:
-        # spawn, not fork: a forked child would share (and on exit, close) the parent's
-        # database socket. The parsers import nothing from Django, so spawning is cheap.
-        pool = ProcessPoolExecutor(
-            max_workers=multiprocessing.cpu_count(), mp_context=multiprocessing.get_context("spawn")
-        )
-        results = pool.map(_parse_source, work, chunksize=256)
-    try:
-        for items in results:
-            yield from items
-            if progress:
-                progress(1)
-    finally:
-        if pool is not None:
-            pool.shutdown()
 
 
 def _valid_slug(value: str) -> bool:

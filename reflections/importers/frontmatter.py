@@ -62,7 +62,12 @@ def parse_frontmatter(text: str, *, source_path: str, now: datetime) -> ParsedRe
         return None
 
     def read(key: str, clean: Callable[..., Any]) -> Any:
-        return clean(meta.get(key), field=key, line=line_of(key))
+        try:
+            return clean(meta.get(key), field=key, line=None)
+        except ParseError as exc:
+            # Looked up only on failure: scanning for every key costs more than the YAML.
+            exc.line = exc.line or line_of(key)
+            raise
 
     outcome = read("outcome", check_outcome)
 
@@ -119,10 +124,14 @@ def parse_frontmatter(text: str, *, source_path: str, now: datetime) -> ParsedRe
     )
 
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _load_yaml(source: str) -> dict:
     try:
-        # safe_load only builds plain data: a reflection file must never run code on import.
-        meta = yaml.safe_load(source)
+        # A safe loader only builds plain data: a reflection file must never run code on
+        # import. The libyaml one is ~10x faster, which matters at 100,000 files.
+        meta = yaml.load(source, Loader=_SAFE_LOADER)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -130,7 +139,8 @@ def _load_yaml(source: str) -> dict:
         raise ParseError(
             f"invalid YAML: {problem}" + (f" ({context})" if context else ""),
             # The mark counts from 0 inside the front matter, which starts on file line 2.
-            line=mark.line + 2 if mark is not None else None,
+            # libyaml marks an unexpected end of input one line past the end: clamp it.
+            line=min(mark.line, source.count("\n")) + 2 if mark is not None else None,
             field="front matter",
         ) from None
     except RecursionError:

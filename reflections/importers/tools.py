@@ -43,21 +43,30 @@ STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 def extract_tools(text: str) -> list[str]:
     """Tool and API names in `text`, lowercased, deduplicated, in order of first mention."""
     found: list[tuple[int, str]] = []
-    for match in _BACKTICKED.finditer(text):
-        name = _identifier(match.group(1).strip())
-        if name:
-            found.append((match.start(), name))
-    for pattern in (_TOOL, _CLI):
-        for match in pattern.finditer(text):
-            found.append((match.start(1), match.group(1)))
-    for pattern in (_API, _PRODUCT):
-        for match in pattern.finditer(text):
-            name = match.group(1)
-            if _looks_like_a_name(name, text, match.start(1)):
-                found.append((match.start(1), name))
-    for match in _CALL.finditer(text):
-        if match.group(2).strip() not in ("s", "es"):  # "reflection(s)" is prose, not a call
-            found.append((match.start(), match.group(1).lstrip(".")))
+    # Most texts lack the cue words: checking for them first keeps imports fast (each pattern
+    # below scans the whole text, and this runs once per reflection).
+    if "`" in text:
+        for match in _BACKTICKED.finditer(text):
+            name = _identifier(match.group(1).strip())
+            if name:
+                found.append((match.start(), name))
+    for cue, pattern in ((" tool", _TOOL), ("CLI", _CLI)):
+        if cue in text:
+            found.extend((m.start(1), m.group(1)) for m in pattern.finditer(text))
+    lowered = text.lower()
+    for cues, pattern in (
+        (("api", "endpoint"), _API),
+        (("export", "webhook", "sdk", "integration", "connector"), _PRODUCT),
+    ):
+        if any(cue in lowered for cue in cues):
+            for match in pattern.finditer(text):
+                name = match.group(1)
+                if _looks_like_a_name(name, text, match.start(1)):
+                    found.append((match.start(1), name))
+    if "(" in text:
+        for match in _CALL.finditer(text):
+            if match.group(2).strip() not in ("s", "es"):  # "reflection(s)" is prose, not a call
+                found.append((match.start(), match.group(1).lstrip(".")))
     for match in _CAMEL.finditer(text):
         found.append((match.start(), match.group(0)))
 

@@ -31,6 +31,7 @@ TEXT_REFLECTION_SUFFIXES = frozenset({".md", ".json"})
 SKIPPED_DIRS = frozenset({"__pycache__", ".git", "node_modules"})
 HEAD_BYTES = 64 * 1024
 _BOM = b"\xef\xbb\xbf"
+_BINARY = "binary file (it contains NUL bytes), not a UTF-8 text"
 _PROTOCOL_H1 = (b"# Reflection:", b"# Procedure:", b"# Decision:")
 _UNRECOGNISED = {
     ".md": "expected YAML front matter ('---' on line 1) or an H1 '# Reflection:', "
@@ -44,7 +45,7 @@ _UNRECOGNISED = {
 class SourceFile:
     abs_path: Path  # resolved
     source_path: str  # relative to the workspace root, POSIX separators
-    format: str
+    format: str  # "" until read: detect_format runs on the content (read_source)
 
 
 def detect_format(source_path: str, head: bytes) -> str | None:
@@ -109,7 +110,14 @@ def read_source(sf: SourceFile, *, now: datetime) -> list[ParsedReflection | Rej
         return [Rejection(sf.source_path, None, f"cannot read the file: {exc.strerror or exc}")]
     if len(raw) > limit:  # it grew after the stat
         return [_too_big(sf, len(raw), limit)]
-    return parse_bytes(raw, fmt=sf.format, source_path=sf.source_path, now=now)
+    fmt = sf.format
+    if not fmt:
+        if b"\x00" in raw[:8192]:
+            return [Rejection(sf.source_path, None, _BINARY)]
+        fmt = detect_format(sf.source_path, raw[:HEAD_BYTES])
+        if fmt is None:  # _format_follows_from_content promised otherwise
+            return [Rejection(sf.source_path, None, "not a recognised reflection format")]
+    return parse_bytes(raw, fmt=fmt, source_path=sf.source_path, now=now)
 
 
 def parse_paths(
@@ -221,6 +229,11 @@ class _Walk:
         if path in self.files or (not explicit and suffix not in REFLECTION_SUFFIXES):
             return
         source_path = self.source_path(path, fallback_root)
+        if not explicit and _format_follows_from_content(source_path, suffix):
+            # Detected when the file is read (by the parallel parsers): opening every file
+            # here too would double the cost of walking a 100,000-file tree.
+            self.files[path] = SourceFile(path, source_path, "")
+            return
         try:
             with open(path, "rb") as handle:
                 head = handle.read(HEAD_BYTES)
@@ -231,7 +244,7 @@ class _Walk:
         expected = explicit or in_tree or (suffix == ".md" and source_path.startswith("memory/"))
         if b"\x00" in head[:8192]:
             if expected or suffix in TEXT_REFLECTION_SUFFIXES:
-                self.reject(source_path, "binary file (it contains NUL bytes), not a UTF-8 text")
+                self.reject(source_path, _BINARY)
             return
         fmt = detect_format(source_path, head)
         if fmt is not None:
@@ -267,6 +280,13 @@ class _Walk:
         return self._roots[directory]
 
 
+def _format_follows_from_content(source_path: str, suffix: str) -> bool:
+    """True where detect_format always finds a format, whatever the file holds."""
+    if suffix == ".md":
+        return source_path.startswith(("memory/reflections/", "memory/reflexions/"))
+    return suffix == ".json" and source_path.startswith(".aiwg/ralph/reflections/")
+
+
 def _in_conventional_tree(source_path: str) -> bool:
     return source_path.startswith(("memory/reflections/", "memory/reflexions/", ".aiwg/ralph/"))
 
@@ -282,7 +302,8 @@ def _too_big(sf: SourceFile, size: int, limit: int) -> Rejection:
     return Rejection(
         sf.source_path,
         None,
-        f"the file is {_size(size)}; the limit for {sf.format} files is {_size(limit)}",
+        f"the file is {_size(size)}; the limit for {sf.format or 'reflection'} files is "
+        f"{_size(limit)}",
     )
 
 

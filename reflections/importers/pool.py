@@ -1,0 +1,46 @@
+"""Parsing many reflection files on every core; kept free of Django so workers start cheaply."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
+
+from .base import ParsedReflection, Rejection
+from .workspace import SourceFile, read_source
+
+# Below this many files, starting worker processes costs more than it saves.
+PARALLEL_PARSE_THRESHOLD = 2000
+
+
+def _parse_source(args: tuple[SourceFile, datetime]) -> list[ParsedReflection | Rejection]:
+    source, now = args
+    return read_source(source, now=now)
+
+
+def parse_sources(
+    sources: list[SourceFile], *, now: datetime, progress: Callable[[int], None] | None = None
+) -> Iterator[ParsedReflection | Rejection]:
+    """Read and parse files in order, on every core when there are enough of them."""
+    work = [(s, now) for s in sources]
+    workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    pool = None
+    if len(work) >= PARALLEL_PARSE_THRESHOLD and (workers or 1) > 1:
+        # spawn, not fork: a forked child would share (and on exit close) the parent's
+        # database socket. This module imports nothing from Django, so spawning is cheap.
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        )
+        results: Iterable = pool.map(_parse_source, work, chunksize=256)
+    else:
+        results = map(_parse_source, work)
+    try:
+        for items in results:
+            yield from items
+            if progress:
+                progress(1)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
