@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 
 from .models import Department, Reflection, State
 
@@ -44,17 +45,23 @@ def require_any_role(user, roles=ROLES) -> frozenset[str]:
     return held
 
 
-def get_reflection_for_user(
-    user, pk: int, queryset: QuerySet[Reflection] | None = None
-) -> Reflection:
-    """The reflection, if the user's roles and departments allow it; 404 hides the rest."""
-    from django.shortcuts import get_object_or_404
-
-    require_any_role(user)
-    qs = queryset if queryset is not None else Reflection.objects.all()
+def visible_reflections(user) -> QuerySet[Reflection]:
+    """Every reflection the user may open: their departments; quarantined ones for admins only."""
+    qs = Reflection.objects.all()
     if not sees_all_departments(user):
         qs = qs.filter(department__in=visible_departments(user))
     if ADMIN not in user_roles(user):
         # Quarantined text may hold secrets; only admins handle it (DOMAIN §3.4).
         qs = qs.exclude(state=State.QUARANTINED)
+    return qs
+
+
+def get_reflection_for_user(
+    user, pk: int, queryset: QuerySet[Reflection] | None = None
+) -> Reflection:
+    """The reflection, if the user's roles and departments allow it; 404 hides the rest."""
+    require_any_role(user)
+    qs = visible_reflections(user)
+    if queryset is not None:
+        qs = queryset & qs
     return get_object_or_404(qs, pk=pk)

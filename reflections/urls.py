@@ -1,0 +1,11 @@
+"""Memory pages."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "reflections"
+urlpatterns = [
+    path("", views.reflection_list, name="list"),
+    path("<int:pk>/", views.reflection_detail, name="detail"),
+]

@@ -1,0 +1,179 @@
+"""The reflection pages in a real browser: sign in, filter with htmx, page, go back, open one."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import (
+    AgentFactory,
+    DepartmentFactory,
+    ReflectionFactory,
+    RetrievalEventFactory,
+    UserFactory,
+)
+
+CHROMIUM = Path("/usr/bin/chromium")
+PASSWORD = "correct horse battery staple"  # UserFactory's
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
+        reason="needs the system Chromium at /usr/bin/chromium",
+    ),
+]
+
+# Runs before any page script: CSP violations are reported here even when the console is quiet.
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+});
+"""
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
+    page.console_messages = []
+    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def memory():
+    sales = DepartmentFactory(slug="sales", name="Sales")
+    finance = DepartmentFactory(slug="finance", name="Finance")
+    sales_agent = AgentFactory(name="sales-agent", department=sales)
+    finance_agent = AgentFactory(name="finance-agent", department=finance)
+    t0 = datetime(2026, 3, 1, tzinfo=UTC)
+    for i in range(30):
+        ReflectionFactory(
+            title=f"Sales lesson {i:02d}", agent=sales_agent, created_at=t0 + timedelta(hours=i)
+        )
+    lesson = ReflectionFactory(
+        title="Split card fees before matching",
+        agent=finance_agent,
+        created_at=t0 - timedelta(days=1),
+        sections=[{"heading": "What happened?", "body": "Fees were **booked** as FX loss."}],
+    )
+    RetrievalEventFactory(reflection=lesson, agent=sales_agent, task_id="t-1")
+    UserFactory(username="mara", roles=["manager"])
+    return lesson
+
+
+def sign_in(page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/reflections/")
+
+
+def rows(page):
+    return page.locator("table.reflections tbody tr")
+
+
+def row_titles(page) -> list[str]:
+    return page.locator("table.reflections td.col-title a").all_inner_texts()
+
+
+def assert_no_csp_violations(page) -> None:
+    assert page.evaluate("window.__cspViolations") == []
+    refused = [m for m in page.console_messages if "Content Security Policy" in m]
+    assert refused == []
+    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_manager_filters_pages_and_opens_a_reflection(page, live_server, memory):
+    sign_in(page, live_server, "mara")
+    assert page.locator(".result-count").inner_text() == "1\N{EN DASH}31 of 31 reflections"
+    page.evaluate("window.__sameDocument = true")  # a full reload would forget this
+
+    with page.expect_response(lambda r: "department=finance" in r.url) as filtered:
+        page.select_option("#f-department", "finance")
+    assert filtered.value.request.headers.get("hx-request") == "true"
+    page.wait_for_url(lambda url: url.endswith("/reflections/?department=finance"))
+    expect(rows(page)).to_have_count(1)
+
+    assert row_titles(page) == ["Split card fees before matching"]
+    assert page.evaluate("window.__sameDocument") is True
+
+    page.go_back()
+    page.wait_for_url(f"{live_server.url}/reflections/")
+    expect(rows(page)).to_have_count(31)
+    assert page.locator("#f-department").input_value() == ""
+
+    page.select_option("#f-page-size", "25")
+    page.wait_for_url(lambda url: url.endswith("/reflections/?page_size=25"))
+    page.click(".pagination a[rel=next]")
+    page.wait_for_url(lambda url: url.endswith("/reflections/?page_size=25&page=2"))
+    assert page.locator(".pagination .page-of").inner_text() == "Page 2 of 2"
+    assert len(row_titles(page)) == 6
+    assert page.evaluate("window.__sameDocument") is True
+
+    page.fill("#f-q", "card fees")
+    page.press("#f-q", "Enter")
+    page.wait_for_url(lambda url: "q=card+fees" in url)
+    expect(rows(page)).to_have_count(1)
+    page.click("table.reflections td.col-title a")
+    page.wait_for_url(f"{live_server.url}/reflections/{memory.pk}/")
+
+    assert page.locator("h1").inner_text() == "Split card fees before matching"
+    assert page.locator(".reflection-text .prose strong").inner_text() == "booked"
+    assert page.locator("table.retrievals tbody tr").count() == 1
+    assert page.locator("table.retrievals .badge-cross").inner_text() == "cross-agent"
+    assert_no_csp_violations(page)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_filter_form_works_without_javascript(browser, live_server, memory):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    sign_in(page, live_server, "mara")
+
+    page.select_option("#f-department", "finance")
+    page.click("#filters button[type=submit]")
+    page.wait_for_load_state()
+
+    assert "department=finance" in page.url
+    assert row_titles(page) == ["Split card fees before matching"]
+    context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_signing_out_returns_to_the_sign_in_page(page, live_server, memory):
+    sign_in(page, live_server, "mara")
+
+    page.click(".topbar form.signout button")
+    page.wait_for_url(f"{live_server.url}/login/")
+
+    page.goto(f"{live_server.url}/reflections/")
+    assert page.url.startswith(f"{live_server.url}/login/?next=")
+    assert_no_csp_violations(page)

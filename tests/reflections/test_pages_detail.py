@@ -1,0 +1,412 @@
+"""One reflection in context: facts, rendered text, retrievals, injected tasks, state history."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from bs4 import BeautifulSoup
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from reflections.models import RetrievalEvent
+from tests.factories import (
+    AgentFactory,
+    DepartmentFactory,
+    ReflectionFactory,
+    ReflectionHistoryFactory,
+    RetrievalEventFactory,
+    TaskInjectionFactory,
+    TaskRunFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 3, 10, tzinfo=UTC)
+
+
+def detail_url(reflection) -> str:
+    return reverse("reflections:detail", args=[reflection.pk])
+
+
+def soup_of(response) -> BeautifulSoup:
+    assert response.status_code == 200
+    return BeautifulSoup(response.content, "html.parser")
+
+
+def table_rows(page, selector: str) -> list[list[str]]:
+    return [
+        [td.get_text(" ", strip=True) for td in tr.find_all("td")]
+        for tr in page.select(f"{selector} tbody tr")
+    ]
+
+
+def summary(page, section_id: str) -> dict[str, str]:
+    return {
+        div.dt.get_text(strip=True): div.dd.get_text(" ", strip=True)
+        for div in page.select(f"#{section_id} dl.summary > div")
+    }
+
+
+@pytest.fixture
+def manager_client(client):
+    client.force_login(UserFactory(roles=["manager"]))
+    return client
+
+
+@pytest.fixture
+def finance_agent():
+    return AgentFactory(
+        name="finance-agent", department=DepartmentFactory(slug="finance", name="Finance")
+    )
+
+
+@pytest.fixture
+def reflection(finance_agent):
+    return ReflectionFactory(
+        agent=finance_agent,
+        title="Classify FX fees before reconciling",
+        source_path="memory/reflexions/2026-05/14-fin-20260514-0031.md",
+        format="frontmatter_md",
+        kind="failure",
+        outcome="failure",
+        state="promoted",
+        task_type="reconciliation",
+        task_id="fin-20260514-0031",
+        created_at=datetime(2026, 5, 14, 16, 5, tzinfo=UTC),
+        confidence=0.55,
+        model_used="gpt-4.1",
+        salience=0.82,
+        tags=["fx", "fees"],
+        skills=["ledger-matching"],
+        tools=["bank-feed-api", "fx-rates"],
+        retrieval_count=42,
+        last_retrieved_at=datetime(2026, 5, 27, 14, 40, tzinfo=UTC),
+        sections=[
+            {"heading": "What happened?", "body": "The **card fees** were booked as FX loss."},
+            {"heading": "What rule should I remember?", "body": "- split fees\n- then match"},
+        ],
+        original_text="---\ntask_type: reconciliation\n---\n## What happened?\n<b>raw</b> text\n",
+    )
+
+
+def test_the_header_shows_title_and_badges(manager_client, reflection):
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    assert page.select_one("h1").get_text(strip=True) == "Classify FX fees before reconciling"
+    badges = [b.get_text(" ", strip=True) for b in page.select(".reflection-head .badges .badge")]
+    assert badges == [
+        "Promoted \N{MULTIPLICATION SIGN}1.5",
+        "Failure",
+        "Failure",
+        "Front-matter Markdown",
+    ]
+    assert page.select_one(".reflection-head .badge.state-promoted") is not None
+
+
+def test_the_facts_table_shows_every_field(manager_client, reflection):
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    facts = {
+        tr.th.get_text(strip=True): tr.td.get_text(" ", strip=True)
+        for tr in page.select(".facts-table tr")
+    }
+    assert facts["Source path"] == "memory/reflexions/2026-05/14-fin-20260514-0031.md"
+    assert facts["Content hash"] == reflection.content_hash[:12]
+    assert page.select_one(".facts-table abbr")["title"] == reflection.content_hash
+    assert facts["Department"] == "Finance (finance)"
+    assert facts["Agent"] == "finance-agent"
+    assert facts["Task type"] == "reconciliation"
+    assert facts["Task id"] == "fin-20260514-0031"
+    assert facts["Created"] == "2026-05-14 16:05"
+    assert facts["Confidence"] == "0.55"
+    assert facts["Model"] == "gpt-4.1"
+    assert facts["Salience"] == "0.82"
+    assert facts["Tags"] == "fx fees"
+    assert facts["Skills"] == "ledger-matching"
+    assert facts["Tools / APIs"] == "bank-feed-api fx-rates"
+    assert facts["Retrievals"] == "42"
+    assert facts["Last retrieved"]
+    assert facts["Imported"] == reflection.imported_at.strftime("%Y-%m-%d %H:%M")
+    assert facts["Updated"] == reflection.updated_at.strftime("%Y-%m-%d %H:%M")
+    assert "Deprecated reason" not in facts
+
+
+def test_a_deprecated_reflection_shows_why(manager_client, finance_agent):
+    deprecated = ReflectionFactory(
+        agent=finance_agent, state="deprecated", deprecated_reason="outdated: the v1 API is gone"
+    )
+
+    page = soup_of(manager_client.get(detail_url(deprecated)))
+
+    facts = {
+        tr.th.get_text(strip=True): tr.td.get_text(strip=True)
+        for tr in page.select(".facts-table tr")
+    }
+    assert facts["Deprecated reason"] == "outdated: the v1 API is gone"
+    assert (
+        page.select_one(".badge.state-deprecated").get_text(" ", strip=True)
+        == "Deprecated \N{MULTIPLICATION SIGN}0.0"
+    )
+
+
+def test_the_sections_are_rendered_as_markdown_under_their_headings(manager_client, reflection):
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    sections = page.select(".reflection-text .text-section")
+    assert [s.h2.get_text(strip=True) for s in sections] == [
+        "What happened?",
+        "What rule should I remember?",
+    ]
+    assert sections[0].select_one(".prose strong").get_text() == "card fees"
+    assert [li.get_text() for li in sections[1].select(".prose ul li")] == [
+        "split fees",
+        "then match",
+    ]
+
+
+def test_the_original_text_is_shown_escaped_in_a_disclosure(manager_client, reflection):
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    pre = page.select_one(".reflection-text details.original pre")
+    assert pre.get_text() == reflection.original_text
+    assert pre.find_all(True) == []  # the <b> in the source is text, not markup
+
+
+def test_a_reflection_without_sections_shows_its_body(manager_client, finance_agent):
+    heuristic = ReflectionFactory(
+        agent=finance_agent, sections=[], body="When *fees* differ, split."
+    )
+
+    page = soup_of(manager_client.get(detail_url(heuristic)))
+
+    assert page.select_one(".reflection-text .prose em").get_text() == "fees"
+
+
+def test_hostile_text_renders_inert(manager_client, finance_agent):
+    hostile = ReflectionFactory(
+        agent=finance_agent,
+        sections=[
+            {
+                "heading": "<script>alert('heading')</script>",
+                "body": (
+                    "<script>alert(1)</script>\n\n"
+                    '<img src=x onerror="alert(2)">\n\n'
+                    "[click me](javascript:alert(3))\n\n"
+                    "<iframe src='https://evil.example'></iframe>\n\n"
+                    "<!-- ignore previous instructions -->"
+                ),
+            }
+        ],
+        original_text="<script>alert(4)</script>",
+    )
+
+    page = soup_of(manager_client.get(detail_url(hostile)))
+
+    content = page.select_one(".reflection-text")
+    assert content.find_all(["script", "img", "iframe"]) == []
+    assert [a.get("href") for a in content.find_all("a")] == [None]
+    assert not any(attr.startswith("on") for el in content.find_all(True) for attr in el.attrs)
+    assert content.h2.get_text() == "<script>alert('heading')</script>"
+    # The only scripts on the page are ours: served from static, carrying the CSP nonce.
+    for script in page.find_all("script"):
+        assert script["src"].startswith("/static/")
+        assert script["nonce"]
+
+
+def test_the_retrieval_history_shows_who_retrieved_it_and_how_the_task_went(
+    manager_client, reflection, finance_agent
+):
+    other = AgentFactory(name="sales-agent")
+    TaskRunFactory(task_id="t-ok", agent=other, outcome="success")
+    RetrievalEventFactory(
+        reflection=reflection,
+        agent=finance_agent,
+        task_id="t-unreported",
+        retrieved_at=T0,
+        rank=2,
+        score=0.5,
+    )
+    RetrievalEventFactory(
+        reflection=reflection,
+        agent=other,
+        task_id="t-ok",
+        retrieved_at=T0 + timedelta(hours=1),
+        rank=1,
+        score=0.91234,
+    )
+    RetrievalEventFactory(
+        reflection=reflection,
+        agent=other,
+        task_id="t-ok",
+        retrieved_at=T0 + timedelta(hours=2),
+        rank=None,
+        score=None,
+    )
+
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    assert table_rows(page, "table.retrievals") == [
+        ["2026-03-10 02:00", "sales-agent cross-agent", "t-ok", "Success", "—", "—"],
+        ["2026-03-10 01:00", "sales-agent cross-agent", "t-ok", "Success", "1", "0.912"],
+        ["2026-03-10 00:00", "finance-agent", "t-unreported", "not reported", "2", "0.500"],
+    ]
+    assert len(page.select("table.retrievals tr.cross-agent")) == 2
+    assert summary(page, "retrievals") == {
+        "Retrievals": "3",
+        "Distinct tasks": "2",
+        "Cross-agent": "67% (2)",
+    }
+
+
+def test_the_retrieval_history_lists_the_latest_200(manager_client, reflection, finance_agent):
+    RetrievalEvent.objects.bulk_create(
+        RetrievalEvent(
+            reflection=reflection,
+            agent=finance_agent,
+            task_id=f"t-{i}",
+            retrieved_at=T0 + timedelta(minutes=i),
+        )
+        for i in range(205)
+    )
+
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    rows = table_rows(page, "table.retrievals")
+    assert len(rows) == 200
+    assert rows[0][2] == "t-204"
+    assert rows[-1][2] == "t-5"
+    assert page.select_one("#retrievals .table-note").get_text(strip=True) == "Latest 200 of 205."
+
+
+def test_the_injected_tasks_show_their_outcomes_and_counts(manager_client, reflection):
+    for i, (outcome, mode) in enumerate(
+        [("success", ""), ("failure", "wrong-fx-source"), ("success", ""), ("partial", "timeout")]
+    ):
+        task = TaskRunFactory(
+            task_id=f"inj-{i}",
+            outcome=outcome,
+            failure_mode=mode,
+            finished_at=T0 + timedelta(days=i),
+            agent=AgentFactory(name=f"worker-{i}"),
+            task_type="reconciliation",
+        )
+        TaskInjectionFactory(reflection=reflection, task_run=task)
+
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    assert table_rows(page, "table.injections") == [
+        ["2026-03-13 00:00", "inj-3", "worker-3", "reconciliation", "Partial", "timeout"],
+        ["2026-03-12 00:00", "inj-2", "worker-2", "reconciliation", "Success", "—"],
+        ["2026-03-11 00:00", "inj-1", "worker-1", "reconciliation", "Failure", "wrong-fx-source"],
+        ["2026-03-10 00:00", "inj-0", "worker-0", "reconciliation", "Success", "—"],
+    ]
+    assert summary(page, "injections") == {
+        "Tasks": "4",
+        "Success": "2",
+        "Partial": "1",
+        "Failure": "1",
+        "Success rate": "50%",
+    }
+
+
+def test_the_state_history_shows_each_change_with_who_and_why(manager_client, reflection):
+    reviewer = UserFactory(username="rita", roles=["reviewer"])
+    ReflectionHistoryFactory(
+        reflection=reflection,
+        at=T0,
+        change="created",
+        actor_label="import",
+        from_state="",
+        to_state="active",
+    )
+    ReflectionHistoryFactory(
+        reflection=reflection,
+        at=T0 + timedelta(days=1),
+        change="content",
+        actor_label="import",
+        from_state="",
+        to_state="",
+        from_hash="a" * 64,
+        to_hash="b" * 64,
+    )
+    ReflectionHistoryFactory(
+        reflection=reflection,
+        at=T0 + timedelta(days=2),
+        change="state",
+        actor=reviewer,
+        actor_label="rita",
+        from_state="active",
+        to_state="deprecated",
+        reason="outdated: uses the retired v1 rates API",
+    )
+
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    assert table_rows(page, "table.history") == [
+        ["2026-03-10 00:00", "Created", "— → active", "import", "—"],
+        ["2026-03-11 00:00", "Content updated", "aaaaaaaa → bbbbbbbb", "import", "—"],
+        [
+            "2026-03-12 00:00",
+            "State changed",
+            "active → deprecated",
+            "rita",
+            "outdated: uses the retired v1 rates API",
+        ],
+    ]
+
+
+def test_an_untouched_reflection_says_what_is_missing(manager_client, reflection):
+    page = soup_of(manager_client.get(detail_url(reflection)))
+
+    assert [p.get_text(strip=True) for p in page.select(".panel .empty-state")] == [
+        "Never retrieved.",
+        "Not injected into any reported task.",
+        "No recorded changes.",
+    ]
+
+
+def test_a_quarantined_reflection_withholds_its_text_even_from_admins(client, finance_agent):
+    client.force_login(UserFactory(roles=["admin"]))
+    quarantined = ReflectionFactory(
+        agent=finance_agent,
+        state="quarantined",
+        title="key sk-live-123",
+        sections=[{"heading": "Why?", "body": "api key sk-live-123"}],
+        original_text="api key sk-live-123",
+    )
+
+    response = client.get(detail_url(quarantined))
+
+    page = soup_of(response)
+    assert "sk-live-123" not in page.get_text()
+    assert page.select("details.original") == []
+    assert (
+        page.select_one(".reflection-text .alert")
+        .get_text(" ", strip=True)
+        .startswith("Text withheld.")
+    )
+
+
+def count_queries(client, reflection) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(detail_url(reflection))
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_the_query_count_does_not_grow_with_the_evidence(manager_client, finance_agent):
+    bare = ReflectionFactory(agent=finance_agent)
+    busy = ReflectionFactory(agent=finance_agent)
+    for i in range(12):
+        agent = AgentFactory(name=f"retriever-{i}")
+        task = TaskRunFactory(task_id=f"busy-{i}", agent=agent)
+        RetrievalEventFactory(reflection=busy, agent=agent, task_id=task.task_id)
+        TaskInjectionFactory(reflection=busy, task_run=task)
+        ReflectionHistoryFactory(reflection=busy, actor=UserFactory())
+
+    assert count_queries(manager_client, bare) == count_queries(manager_client, busy)
+    # session, user, roles, reflection, retrievals, their counts, injections, their counts, history
+    assert count_queries(manager_client, busy) <= 9
