@@ -26,16 +26,25 @@ def adapt_value(value):
     return value
 
 
-def write_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> int:
-    """Append rows to a table in the current transaction; returns how many were written."""
+def write_rows(
+    table: str, columns: Sequence[str], rows: Iterable[Sequence], *, adapt: bool = True
+) -> int:
+    """Append rows to a table in the current transaction; returns how many were written.
+
+    adapt=False skips per-value adaptation for rows already in the driver's types.
+    """
     quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
     written = 0
     with connection.cursor() as cursor:
         if is_postgres():
             raw = cursor.cursor  # psycopg's own cursor: Django's wrapper has no copy()
-            with raw.copy(f"COPY {connection.ops.quote_name(table)} ({quoted}) FROM STDIN") as copy:
+            # wrap_database_errors turns psycopg's errors into Django's (IntegrityError …).
+            with (
+                connection.wrap_database_errors,
+                raw.copy(f"COPY {connection.ops.quote_name(table)} ({quoted}) FROM STDIN") as copy,
+            ):
                 for row in rows:
-                    copy.write_row([adapt_value(v) for v in row])
+                    copy.write_row([adapt_value(v) for v in row] if adapt else row)
                     written += 1
         else:
             placeholders = ", ".join(["%s"] * len(columns))
@@ -44,7 +53,7 @@ def write_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> 
             )
             batch: list[list] = []
             for row in rows:
-                batch.append([adapt_value(v) for v in row])
+                batch.append([adapt_value(v) for v in row] if adapt else row)
                 if len(batch) >= 5000:
                     cursor.executemany(sql, batch)
                     written += len(batch)

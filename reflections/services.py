@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -585,17 +585,16 @@ def _import_retrievals(
     path, fmt, lines, refs, directory, now, touched, summary, progress
 ) -> tuple[int, int]:
     label = str(path)
-    bulk.create_staging_table(
-        RETRIEVAL_STAGING,
-        "reflection_id bigint, retrieved_at timestamp with time zone, task_id varchar(255), "
-        "agent_id bigint, department_id bigint, rank integer, score double precision",
-    )
-    table = connection.ops.quote_name(RetrievalEvent._meta.db_table)
+    table = RetrievalEvent._meta.db_table
     cols = ", ".join(RETRIEVAL_COLUMNS)
     created = total = 0
+    department_ids: dict[str, int | None] = {}  # slug → id, None when the slug is invalid
+    # On PostgreSQL psycopg adapts datetimes itself and these rows hold no JSON.
+    adapt = not bulk.is_postgres()
 
-    def rows(items: Iterable[ParsedRetrieval | Rejection]):
+    def rows(items: Iterable[ParsedRetrieval | Rejection]) -> list[tuple]:
         nonlocal total
+        out = []
         for item in items:
             if isinstance(item, Rejection):
                 summary.rejected.append(item)
@@ -609,39 +608,70 @@ def _import_retrievals(
                     "(no source path, content hash or scenario id matches)",
                 )
                 continue
-            if item.department and not _valid_slug(item.department):
-                summary.reject(
-                    label, item.line, f"department: {item.department!r} is not a department slug"
-                )
-                continue
-            dept_id = directory.department_id(item.department) if item.department else None
+            dept_id = None
+            if item.department:
+                if item.department not in department_ids:
+                    department_ids[item.department] = (
+                        directory.department_id(item.department)
+                        if _valid_slug(item.department)
+                        else None
+                    )
+                dept_id = department_ids[item.department]
+                if dept_id is None:
+                    summary.reject(
+                        label,
+                        item.line,
+                        f"department: {item.department!r} is not a department slug",
+                    )
+                    continue
             agent_id = directory.agent(item.agent, dept_id)[0]
             touched.add(reflection_id)
-            total += 1
-            yield (
-                reflection_id,
-                item.retrieved_at,
-                item.task_id,
-                agent_id,
-                dept_id,
-                item.rank,
-                item.score,
+            out.append(
+                (
+                    reflection_id,
+                    item.retrieved_at,
+                    item.task_id,
+                    agent_id,
+                    dept_id,
+                    item.rank,
+                    item.score,
+                )
             )
+        total += len(out)
+        return out
 
-    parsed = parse_retrieval_lines(lines, path=label, fmt=fmt, now=now)
-    for chunk in _chunks(parsed, EVENT_CHUNK_ROWS):
+    staging_ready = False
+    for chunk in _chunks(
+        parse_retrieval_lines(lines, path=label, fmt=fmt, now=now), EVENT_CHUNK_ROWS
+    ):
         # Materialised first: resolving may create agents, and a COPY in progress owns the
         # connection.
-        bulk.write_rows(RETRIEVAL_STAGING, RETRIEVAL_COLUMNS, list(rows(chunk)))
-        # One statement moves the chunk; the natural key makes a re-import a no-op.
-        created += bulk.execute(
-            f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {RETRIEVAL_STAGING} WHERE true "
-            "ON CONFLICT DO NOTHING"
-        )
-        bulk.execute(f"DELETE FROM {RETRIEVAL_STAGING}")
+        batch = rows(chunk)
+        # Optimistic path: a log seen for the first time goes straight into the table with
+        # one COPY. If any row is already there (a re-import, an overlapping log), the
+        # savepoint undoes the attempt and the chunk takes the idempotent staging path.
+        try:
+            with transaction.atomic():
+                created += bulk.write_rows(table, RETRIEVAL_COLUMNS, batch, adapt=adapt)
+        except IntegrityError:
+            if not staging_ready:
+                bulk.create_staging_table(
+                    RETRIEVAL_STAGING,
+                    "reflection_id bigint, retrieved_at timestamp with time zone, "
+                    "task_id varchar(255), agent_id bigint, department_id bigint, rank integer, "
+                    "score double precision",
+                )
+                staging_ready = True
+            bulk.write_rows(RETRIEVAL_STAGING, RETRIEVAL_COLUMNS, batch, adapt=adapt)
+            created += bulk.execute(
+                f"INSERT INTO {connection.ops.quote_name(table)} ({cols}) SELECT {cols} "
+                f"FROM {RETRIEVAL_STAGING} WHERE true ON CONFLICT DO NOTHING"
+            )
+            bulk.execute(f"DELETE FROM {RETRIEVAL_STAGING}")
         if progress:
             progress(len(chunk))
-    bulk.drop_staging_table(RETRIEVAL_STAGING)
+    if staging_ready:
+        bulk.drop_staging_table(RETRIEVAL_STAGING)
     return created, total - created
 
 

@@ -388,3 +388,30 @@ def test_export_writes_one_record_per_reflection_with_state_and_counters(workspa
         assert key in record
     assert csv_lines[0].startswith("source_path,content_hash,department,agent")
     assert len(csv_lines) == 1 + Reflection.objects.count()
+
+
+def test_a_log_that_grew_since_the_last_import_adds_only_its_new_lines(workspace):
+    import_ws(workspace)
+    import_logs(workspace, "retrievals.jsonl")
+    log = workspace / "logs/retrievals.jsonl"
+    first_line = log.read_text().splitlines()[0]
+    new_line = json.loads(first_line) | {"task_id": "fin-20260601-0001"}
+    log.write_text(log.read_text() + json.dumps(new_line) + "\n")
+
+    again = import_logs(workspace, "retrievals.jsonl")
+
+    assert again.details["retrievals"] == {"created": 1, "unchanged": 3}
+    finance = Reflection.objects.get(source_path=new_line["reflection"])
+    assert finance.retrieval_count == finance.retrievals.count() == 3
+
+
+def test_a_line_repeated_within_one_log_is_stored_once(workspace):
+    import_ws(workspace)
+    log = workspace / "logs/retrievals.jsonl"
+    first_line = log.read_text().splitlines()[0]
+    log.write_text(log.read_text() + first_line + "\n")
+
+    summary = import_logs(workspace, "retrievals.jsonl")
+
+    assert summary.details["retrievals"] == {"created": 3, "unchanged": 1}
+    assert RetrievalEvent.objects.count() == 3
