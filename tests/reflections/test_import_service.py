@@ -185,10 +185,10 @@ def test_a_failure_while_writing_leaves_nothing_half_written(workspace, monkeypa
 
     real = bulk.write_rows
 
-    def fail_on_history(table, columns, rows):
+    def fail_on_history(table, columns, rows, **kwargs):
         if table == ReflectionHistory._meta.db_table:
             raise RuntimeError("disk full")
-        return real(table, columns, rows)
+        return real(table, columns, rows, **kwargs)
 
     monkeypatch.setattr(bulk, "write_rows", fail_on_history)
 
