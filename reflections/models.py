@@ -115,6 +115,10 @@ class Reflection(models.Model):
 
     class Meta:
         indexes = [
+            # Reflection list across all departments (managers): newest first, and by
+            # retrievals; -id is the list's tiebreak, so the index yields the page directly.
+            models.Index(fields=["-created_at", "-id"], name="refl_created"),
+            models.Index(fields=["-retrieval_count", "-id"], name="refl_retrievals"),
             # Reflection list, default order for one department: newest first.
             models.Index(fields=["department", "-created_at"], name="refl_dept_created"),
             # Reflection list sorted by retrievals; review cycles' top-100 per department.
