@@ -39,7 +39,8 @@ lint: install
 	$(BIN)/ruff check .
 
 test: install lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+	# Persistent connections would outlive live-server tests and block dropping the test database.
+	DATABASE_CONN_MAX_AGE=0 $(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
