@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db import connection
+from django.db.models import BooleanField, Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 
 from . import access
@@ -20,6 +22,7 @@ from .models import (
     TaskInjection,
     TaskRun,
 )
+from .search import SEARCH_DOCUMENT_SQL
 
 # Sort key in the URL → ORDER BY. Every order ends on -id so pages never overlap or skip
 # rows that share a value (many reflections have 0 retrievals and the same import date).
@@ -103,9 +106,22 @@ class ReflectionFilters:
 
 
 def search_text(qs: QuerySet[Reflection], q: str) -> QuerySet[Reflection]:
-    """The list's search box. The one place to swap in PostgreSQL full-text search."""
+    """The list's search box: words in the title, text or source path.
+
+    PostgreSQL: full-text search (stemmed words, "quoted phrases", -exclusions) served by the
+    GIN index of migration 0004, whose expression this must match character for character.
+    SQLite: a case-insensitive substring match.
+    """
     if not q:
         return qs
+    if connection.vendor == "postgresql":
+        return qs.filter(
+            RawSQL(  # noqa: S611 - q is a bound parameter; the SQL is a constant
+                f"{SEARCH_DOCUMENT_SQL} @@ websearch_to_tsquery('english'::regconfig, %s)",
+                [q],
+                output_field=BooleanField(),
+            )
+        )
     return qs.filter(Q(title__icontains=q) | Q(body__icontains=q) | Q(source_path__icontains=q))
 
 
