@@ -101,9 +101,15 @@ class Reflection(models.Model):
     confidence = models.FloatField(null=True, blank=True)
     model_used = models.CharField(max_length=128, blank=True, default="")
     salience = models.FloatField(null=True, blank=True)  # as imported; policies may compute it
+    # Written by the salience policy only, so an imported salience is never overwritten and
+    # a re-run can tell the two apart (reflections.policies.salience).
+    salience_computed = models.FloatField(null=True, blank=True)
 
     state = models.CharField(max_length=16, choices=State.choices, default=State.ACTIVE)
     deprecated_reason = models.CharField(max_length=255, blank=True, default="")
+    # Set when the yearly retention run archived it (the end of that run's as_of day): the
+    # daily decay keeps it archived until it is retrieved after this moment.
+    retention_archived_at = models.DateTimeField(null=True, blank=True)
 
     # Denormalised from RetrievalEvent so ranking pages read a column instead of counting
     # millions of events per request; kept right by set-based refreshes (services).
@@ -139,6 +145,11 @@ class Reflection(models.Model):
     @property
     def multiplier(self) -> float:
         return STATE_MULTIPLIERS[State(self.state)]
+
+    @property
+    def effective_salience(self) -> float | None:
+        """The imported salience when the source stated one, else the policy's."""
+        return self.salience if self.salience is not None else self.salience_computed
 
     @property
     def is_retrievable(self) -> bool:

@@ -1,0 +1,47 @@
+"""Run the memory policies (retention, decay, salience) for one as_of date."""
+
+import json
+from datetime import date
+
+from django.core.management.base import BaseCommand, CommandError
+
+from reflections.services_policies import apply_policies
+
+MAX_LISTED_CHANGES = 200
+
+
+def _as_of(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"--as-of must be a date like 2026-05-31, not {value!r}") from None
+
+
+class Command(BaseCommand):
+    help = "Apply decay and salience (and, with --retention, the yearly retention run)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--as-of", required=True, help="the day to apply them for (YYYY-MM-DD)")
+        parser.add_argument("--dry-run", action="store_true", help="list changes, write nothing")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print JSON for machines"
+        )
+        parser.add_argument("--retention", action="store_true", help="also archive by retention")
+
+    def handle(self, *args, as_of, dry_run, as_json, retention, **options):
+        run = apply_policies(as_of=_as_of(as_of), dry_run=dry_run, retention=retention)
+        if as_json:
+            self.stdout.write(json.dumps(run.as_dict()))
+            return
+        verb = "would change" if dry_run else "changed"
+        self.stdout.write(
+            f"Policies for {run.as_of.isoformat()}: {len(run.changes)} reflections {verb} state, "
+            f"{run.counts['salience_updated']} saliences {'would be ' if dry_run else ''}updated"
+        )
+        listed = run.changes if dry_run else run.changes[:MAX_LISTED_CHANGES]
+        for change in listed:
+            self.stdout.write(
+                f"  {change.source_path}: {change.from_state} → {change.to_state} ({change.reason})"
+            )
+        if len(listed) < len(run.changes):
+            self.stdout.write(f"  … and {len(run.changes) - len(listed)} more (use --json)")

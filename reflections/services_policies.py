@@ -1,0 +1,440 @@
+"""Applying the memory policies set-based: decay, retention and salience runs for an as_of date.
+
+Each policy decides in one SQL statement that mirrors its pure function in
+reflections.policies (the pure function is the spec; a test compares them row by row).
+Only the rows that change come back to Python, to word their reasons; the state UPDATE and
+the history rows are written set-based. Timestamps are compared with boundaries computed
+here and passed as parameters, so the SQL is the same on PostgreSQL and SQLite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from . import bulk
+from .models import Reflection, ReflectionHistory, RetrievalEvent, State
+from .policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
+
+HISTORY_COLUMNS = (
+    "reflection_id",
+    "at",
+    "change",
+    "actor_id",
+    "actor_label",
+    "from_state",
+    "to_state",
+    "reason",
+    "from_hash",
+    "to_hash",
+)
+CHANGES_STAGING = "staging_policy_change"
+
+
+@dataclass(frozen=True)
+class Change:
+    reflection_id: int
+    source_path: str
+    from_state: str
+    to_state: str
+    reason: str
+    policy: str  # "decay" or "retention"
+
+    def as_dict(self) -> dict:
+        return {
+            "source_path": self.source_path,
+            "from": self.from_state,
+            "to": self.to_state,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class PolicyRun:
+    as_of: date
+    dry_run: bool
+    changes: list[Change] = field(default_factory=list)
+    counts: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"changes": [c.as_dict() for c in self.changes], "counts": self.counts}
+
+
+def _param(value: datetime):
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def _aware(value) -> datetime | None:
+    """A timestamp from a raw query: SQLite returns text for computed columns."""
+    if value is None or (isinstance(value, datetime) and value.tzinfo is not None):
+        return value
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value.replace(tzinfo=UTC)
+
+
+def _tables() -> tuple[str, str]:
+    q = connection.ops.quote_name
+    return q(Reflection._meta.db_table), q(RetrievalEvent._meta.db_table)
+
+
+# --------------------------------------------------------------------------- decay
+
+DECAY_SQL = """
+WITH agg AS (
+    SELECT reflection_id,
+           SUM(CASE WHEN retrieved_at >= %(promote_since)s THEN 1 ELSE 0 END) AS n_window,
+           SUM(CASE WHEN retrieved_at >= %(idle_since)s THEN 1 ELSE 0 END) AS n_idle,
+           MAX(retrieved_at) AS last_retrieved
+    FROM {events}
+    WHERE retrieved_at < %(end)s
+    GROUP BY reflection_id
+),
+decided AS (
+    SELECT r.id, r.source_path, r.state AS from_state, r.created_at, r.retention_archived_at,
+           a.last_retrieved,
+           COALESCE(a.n_window, 0) AS n_window,
+           COALESCE(a.n_idle, 0) AS n_idle,
+           CASE
+               WHEN r.state = %(archived)s AND r.retention_archived_at IS NOT NULL
+                    AND (a.last_retrieved IS NULL
+                         OR a.last_retrieved <= r.retention_archived_at) THEN %(archived)s
+               WHEN r.created_at < %(created_before)s AND COALESCE(a.n_idle, 0) = 0
+                    THEN %(archived)s
+               WHEN a.last_retrieved >= %(recent_since)s
+                    AND a.n_window >= %(min_retrievals)s THEN %(promoted)s
+               ELSE %(active)s
+           END AS to_state
+    FROM {reflections} r
+    LEFT JOIN agg a ON a.reflection_id = r.id
+    WHERE r.state NOT IN (%(deprecated)s, %(quarantined)s)
+)
+SELECT id, source_path, from_state, to_state, created_at, last_retrieved, n_window, n_idle,
+       retention_archived_at
+FROM decided
+{where}
+ORDER BY id
+"""
+
+
+@dataclass(frozen=True)
+class DecayDecision:
+    reflection_id: int
+    source_path: str
+    from_state: str
+    to_state: str
+    created_at: datetime
+    last_retrieved: datetime | None
+    retrievals_in_window: int
+    retrievals_in_idle_window: int
+    retention_archived_at: datetime | None
+
+
+def decay_decisions(
+    *, as_of: date, config: PolicyConfig = DEFAULT_CONFIG, only_changes: bool = False
+) -> list[DecayDecision]:
+    """What decay decides for every reflection it may touch (or only those it would change)."""
+    b = boundaries(as_of, config)
+    reflections, events = _tables()
+    sql = DECAY_SQL.format(
+        events=events,
+        reflections=reflections,
+        where="WHERE to_state <> from_state" if only_changes else "",
+    )
+    params = {
+        "end": _param(b.end),
+        "promote_since": _param(b.promote_window_since),
+        "idle_since": _param(b.idle_since),
+        "recent_since": _param(b.recent_since),
+        "created_before": _param(b.created_before),
+        "min_retrievals": config.promote_min_retrievals,
+        **{s.name.lower(): s.value for s in State},
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [
+        DecayDecision(
+            reflection_id=r[0],
+            source_path=r[1],
+            from_state=r[2],
+            to_state=r[3],
+            created_at=_aware(r[4]),
+            last_retrieved=_aware(r[5]),
+            retrievals_in_window=int(r[6]),
+            retrievals_in_idle_window=int(r[7]),
+            retention_archived_at=_aware(r[8]),
+        )
+        for r in rows
+    ]
+
+
+def _decay_reason(d: DecayDecision, as_of: date, config: PolicyConfig) -> str:
+    state, reason = decay_state(
+        created_at=d.created_at,
+        last_retrieved_before_as_of=d.last_retrieved,
+        retrievals_in_window=d.retrievals_in_window,
+        retrievals_in_idle_window=d.retrievals_in_idle_window,
+        as_of=as_of,
+        current_state=d.from_state,
+        retention_archived_at=d.retention_archived_at,
+        config=config,
+    )
+    if state != d.to_state:  # the SQL and the spec disagree: never write a wrong state
+        raise AssertionError(f"decay SQL chose {d.to_state}, policy {state} for {d.source_path}")
+    return reason
+
+
+def _write_state_changes(changes: list[Change], *, actor_label: str, retention_at=None) -> None:
+    """One UPDATE and one history insert for all changes, whatever their number."""
+    if not changes:
+        return
+    reflections, _ = _tables()
+    bulk.create_staging_table(CHANGES_STAGING, "id bigint, to_state varchar(16)")
+    bulk.write_rows(
+        CHANGES_STAGING, ("id", "to_state"), ((c.reflection_id, c.to_state) for c in changes)
+    )
+    now = timezone.now()
+    # Retention stamps when it archived; decay raising a reflection clears that stamp.
+    stamp = (
+        "%s"
+        if retention_at is not None
+        else f"CASE WHEN s.to_state = '{State.ARCHIVED.value}' "
+        f"THEN {reflections}.retention_archived_at END"
+    )
+    params = [_param(retention_at)] if retention_at is not None else []
+    bulk.execute(
+        f"UPDATE {reflections} SET state = s.to_state, retention_archived_at = {stamp}, "
+        f"updated_at = %s FROM {CHANGES_STAGING} s WHERE {reflections}.id = s.id",
+        [*params, _param(now)],
+    )
+    bulk.drop_staging_table(CHANGES_STAGING)
+    bulk.write_rows(
+        ReflectionHistory._meta.db_table,
+        HISTORY_COLUMNS,
+        (
+            (
+                c.reflection_id,
+                now,
+                "state",
+                None,
+                actor_label,
+                c.from_state,
+                c.to_state,
+                c.reason,
+                "",
+                "",
+            )
+            for c in changes
+        ),
+    )
+
+
+@transaction.atomic
+def apply_decay(
+    *, as_of: date, dry_run: bool = False, config: PolicyConfig = DEFAULT_CONFIG
+) -> list[Change]:
+    """Recompute every reflection's decay state for as_of; write the changes unless dry_run."""
+    changes = [
+        Change(
+            d.reflection_id,
+            d.source_path,
+            d.from_state,
+            d.to_state,
+            _decay_reason(d, as_of, config),
+            "decay",
+        )
+        for d in decay_decisions(as_of=as_of, config=config, only_changes=True)
+    ]
+    if not dry_run:
+        _write_state_changes(changes, actor_label="policy:decay")
+    return changes
+
+
+# --------------------------------------------------------------------------- retention
+
+RETENTION_SQL = """
+SELECT agent_id, id, position FROM (
+    SELECT r.agent_id, r.id, ROW_NUMBER() OVER (
+               PARTITION BY r.agent_id ORDER BY r.created_at DESC, r.id DESC) AS position
+    FROM {reflections} r
+    WHERE r.agent_id IS NOT NULL AND r.created_at < %(end)s
+      AND r.state NOT IN (%(deprecated)s, %(quarantined)s)
+) ranked
+{where}
+ORDER BY agent_id, position
+"""
+
+
+@dataclass
+class AgentRetention:
+    retained: list[int] = field(default_factory=list)
+    candidates: list[int] = field(default_factory=list)
+
+
+def _retention_rows(*, as_of: date, config: PolicyConfig, where: str = "", extra=None) -> list:
+    reflections, _ = _tables()
+    params = {
+        "end": _param(boundaries(as_of, config).end),
+        "deprecated": State.DEPRECATED.value,
+        "quarantined": State.QUARANTINED.value,
+        "keep": config.retention_keep,
+        **(extra or {}),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(RETENTION_SQL.format(reflections=reflections, where=where), params)
+        return cursor.fetchall()
+
+
+def retention_candidates(
+    *, as_of: date, config: PolicyConfig = DEFAULT_CONFIG
+) -> dict[int, AgentRetention]:
+    """Per agent id: the newest 30 retained ids and the archive candidates beyond them.
+
+    Mirrors policies.retention: reflections created by the end of as_of, neither
+    deprecated nor quarantined, ranked newest first (ties: higher id first).
+    """
+    result: dict[int, AgentRetention] = {}
+    for agent_id, reflection_id, position in _retention_rows(as_of=as_of, config=config):
+        entry = result.setdefault(agent_id, AgentRetention())
+        (entry.retained if position <= config.retention_keep else entry.candidates).append(
+            reflection_id
+        )
+    return result
+
+
+@transaction.atomic
+def archive_retention_candidates(
+    *, as_of: date, dry_run: bool = False, config: PolicyConfig = DEFAULT_CONFIG
+) -> list[Change]:
+    """The yearly run: archive every agent's candidates that are not archived already."""
+    rows = _retention_rows(
+        as_of=as_of,
+        config=config,
+        where="WHERE position > %(keep)s",
+    )
+    ids = [r[1] for r in rows]
+    position = {r[1]: r[2] for r in rows}
+    targets = (
+        (
+            Reflection.objects.filter(pk__in=ids, state__in=[State.ACTIVE, State.PROMOTED])
+            .select_related("agent")
+            .only("id", "source_path", "state", "agent__name")
+            .order_by("id")
+        )
+        if ids
+        else []
+    )
+    keep = config.retention_keep
+    changes = [
+        Change(
+            r.pk,
+            r.source_path,
+            r.state,
+            State.ARCHIVED,
+            f"retention: #{position[r.pk]} of agent {r.agent.name} "
+            f"(only the newest {keep} are kept)",
+            "retention",
+        )
+        for r in targets
+    ]
+    if not dry_run:
+        _write_state_changes(
+            changes, actor_label="policy:retention", retention_at=boundaries(as_of, config).end
+        )
+    return changes
+
+
+# --------------------------------------------------------------------------- salience
+
+
+def _days_since_sql(column: str) -> str:
+    # The one place a per-row age needs the database's own date arithmetic.
+    if bulk.is_postgres():
+        return f"(EXTRACT(EPOCH FROM (%(end)s::timestamptz - {column})) / 86400.0)"
+    return f"(julianday(%(end)s) - julianday({column}))"
+
+
+SALIENCE_SQL = """
+WITH counts AS (
+    SELECT reflection_id, COUNT(*) AS n FROM {events}
+    WHERE retrieved_at < %(end)s GROUP BY reflection_id
+),
+ranked AS (
+    SELECT r.id, PERCENT_RANK() OVER (
+               PARTITION BY r.department_id
+               ORDER BY COALESCE(c.n, 0) / {age}) AS percentile
+    FROM {reflections} r LEFT JOIN counts c ON c.reflection_id = r.id
+    WHERE r.created_at < %(old_enough)s
+)
+SELECT r.id, CASE WHEN r.salience IS NULL THEN ranked.percentile END AS computed
+FROM {reflections} r LEFT JOIN ranked ON ranked.id = r.id
+WHERE r.salience_computed IS DISTINCT FROM
+      (CASE WHEN r.salience IS NULL THEN ranked.percentile END)
+"""
+
+
+@transaction.atomic
+def apply_salience(
+    *, as_of: date, dry_run: bool = False, config: PolicyConfig = DEFAULT_CONFIG
+) -> int:
+    """Store salience_computed for reflections without an imported salience; returns how many
+    changed. Mirrors policies.salience with the percentile from PERCENT_RANK() over
+    retrievals per day since creation, per department, among reflections ≥ 14 days old."""
+    b = boundaries(as_of, config)
+    reflections, events = _tables()
+    sql = SALIENCE_SQL.format(
+        events=events, reflections=reflections, age=_days_since_sql("r.created_at")
+    )
+    params = {"end": _param(b.end), "old_enough": _param(b.salience_created_before)}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if rows and not dry_run:
+        bulk.create_staging_table("staging_salience", "id bigint, computed double precision")
+        bulk.write_rows("staging_salience", ("id", "computed"), rows)
+        bulk.execute(
+            f"UPDATE {reflections} SET salience_computed = s.computed "
+            f"FROM staging_salience s WHERE {reflections}.id = s.id"
+        )
+        bulk.drop_staging_table("staging_salience")
+    return len(rows)
+
+
+# --------------------------------------------------------------------------- all of them
+
+
+@transaction.atomic
+def apply_policies(
+    *,
+    as_of: date,
+    dry_run: bool = False,
+    retention: bool = False,
+    config: PolicyConfig = DEFAULT_CONFIG,
+) -> PolicyRun:
+    """Run retention (when asked: the yearly run), then decay, then salience, in one transaction.
+
+    A dry run performs the same writes and rolls them back, so what it lists is exactly what
+    a real run would do, including how retention and decay interact.
+    """
+    run = PolicyRun(as_of=as_of, dry_run=dry_run)
+    if retention:
+        run.changes += archive_retention_candidates(as_of=as_of, config=config)
+    run.changes += apply_decay(as_of=as_of, config=config)
+    salience_changed = apply_salience(as_of=as_of, config=config)
+    counts: dict[str, int] = {}
+    for c in run.changes:
+        key = f"{c.policy}:{c.to_state}"
+        counts[key] = counts.get(key, 0) + 1
+    run.counts = {
+        "changed": len(run.changes),
+        **dict(sorted(counts.items())),
+        "salience_updated": salience_changed,
+    }
+    if dry_run:
+        transaction.set_rollback(True)
+    return run
