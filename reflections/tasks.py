@@ -1,0 +1,43 @@
+"""Background jobs (Django's tasks framework, database backend): the daily policy run."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.tasks import TaskResultStatus, task
+from django.utils import timezone
+
+# The run starts after midnight UTC and works on the day that just ended, so every run sees a
+# complete day of retrievals and re-running it gives the same answer.
+DAILY_RUN_AT = time(1, 0, tzinfo=UTC)
+
+
+def next_daily_run(now: datetime) -> datetime:
+    today_run = datetime.combine(now.astimezone(UTC).date(), DAILY_RUN_AT)
+    return today_run if today_run > now else today_run + timedelta(days=1)
+
+
+@task
+def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dict:
+    """Apply decay and salience as of yesterday (UTC), then queue tomorrow's run."""
+    from .services_policies import apply_policies
+
+    now = timezone.now()
+    day = date.fromisoformat(as_of) if as_of else now.astimezone(UTC).date() - timedelta(days=1)
+    run = apply_policies(as_of=day)
+    if reschedule:
+        schedule_daily_policies(now=now)
+    return {"as_of": day.isoformat(), "counts": run.counts}
+
+
+def schedule_daily_policies(*, now: datetime | None = None):
+    """Queue the next daily run unless one is already waiting; returns the result or None."""
+    from django_tasks_db.models import DBTaskResult
+
+    now = now or timezone.now()
+    waiting = DBTaskResult.objects.filter(
+        task_path=run_daily_policies.module_path, status=TaskResultStatus.READY
+    ).exists()
+    if waiting:
+        return None
+    return run_daily_policies.using(run_after=next_daily_run(now)).enqueue()
