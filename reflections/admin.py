@@ -9,6 +9,7 @@ from .models import (
     Reflection,
     ReflectionHistory,
     RetrievalEvent,
+    ScanFinding,
     TaskInjection,
     TaskRun,
 )
@@ -104,3 +105,13 @@ class ReflectionHistoryAdmin(ReadOnlyAdmin):
 class ImportRunAdmin(ReadOnlyAdmin):
     list_display = ["kind", "started_at", "finished_at", "user"]
     list_filter = ["kind"]
+
+
+@admin.register(ScanFinding)
+class ScanFindingAdmin(ReadOnlyAdmin):
+    """Where and what kind, never the value: offsets point into the reflection's text."""
+
+    list_display = ["reflection", "category", "rule", "summary", "status", "detected_at"]
+    list_filter = ["status", "category"]
+    list_select_related = ["reflection"]
+    raw_id_fields = ["reflection"]

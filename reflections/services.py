@@ -25,6 +25,7 @@ from .models import (
     Reflection,
     ReflectionHistory,
     RetrievalEvent,
+    ScanFinding,
     State,
     TaskInjection,
     TaskRun,
@@ -106,6 +107,27 @@ def _state_declared_by_file(parsed: ParsedReflection) -> str:
     if parsed.promoted:
         return State.PROMOTED
     return State.ACTIVE
+
+
+FINDING_COLUMNS = (
+    "reflection_id",
+    "content_hash",
+    "rule",
+    "category",
+    "start",
+    "end",
+    "summary",
+    "detected_at",
+    "status",
+    "resolution_reason",
+)
+
+
+def describe_findings(findings) -> str:
+    """Findings in words for a history row: categories and summaries, never the values."""
+    return "; ".join(f"{f.category}: {f.summary}" for f in findings[:5]) + (
+        f"; and {len(findings) - 5} more" if len(findings) > 5 else ""
+    )
 
 
 REFLECTION_COLUMNS = (
@@ -335,6 +357,7 @@ def _write_reflections(
     # Values are adapted once here rather than per value in write_rows: at 100,000 rows the
     # generic adaptation costs as much as the COPY itself.
     db_now = bulk.adapt_value(now)
+    quarantined: list[tuple[int, ParsedReflection]] = []
 
     def reflection_rows():
         for pk, (p, agent_id, dept_id) in zip(ids, new_rows, strict=True):
@@ -342,7 +365,7 @@ def _write_reflections(
             for column in ("sections", "tags", "skills", "tools"):
                 values[column] = json.dumps(values[column])
             values["created_at"] = bulk.adapt_value(values["created_at"])
-            state = _state_declared_by_file(p)
+            state = State.QUARANTINED if p.findings else _state_declared_by_file(p)
             values.update(
                 id=pk,
                 source_path=p.source_path,
@@ -354,7 +377,10 @@ def _write_reflections(
                 updated_at=db_now,
             )
             reason = f"imported from {p.source_path}"
-            if state != State.ACTIVE:
+            if p.findings:
+                reason += f"; quarantined: {describe_findings(p.findings)}"
+                quarantined.append((pk, p))
+            elif state != State.ACTIVE:
                 reason += f"; the file declares it {state}"
                 if p.deprecated_reason:
                     reason += f" ({p.deprecated_reason})"
@@ -382,6 +408,24 @@ def _write_reflections(
         pk, old_hash, old_state = existing[p.source_path]
         values = _content_values(p, agent_id, dept_id)
         update = dict(values, updated_at=now)
+        if p.findings:
+            quarantined.append((pk, p))
+            if old_state != State.QUARANTINED:
+                update["state"] = State.QUARANTINED
+                history.append(
+                    (
+                        pk,
+                        db_now,
+                        "state",
+                        getattr(user, "pk", None),
+                        "import",
+                        old_state,
+                        State.QUARANTINED,
+                        f"quarantined: {describe_findings(p.findings)}",
+                        "",
+                        "",
+                    )
+                )
         history.append(
             (
                 pk,
@@ -418,6 +462,28 @@ def _write_reflections(
         summary.updated += 1
 
     bulk.write_rows(ReflectionHistory._meta.db_table, HISTORY_COLUMNS, history, adapt=False)
+    bulk.write_rows(
+        ScanFinding._meta.db_table,
+        FINDING_COLUMNS,
+        (
+            (
+                pk,
+                p.content_hash,
+                f.rule,
+                f.category,
+                f.start,
+                f.end,
+                f.summary[:255],
+                db_now,
+                ScanFinding.Status.OPEN.value,
+                "",
+            )
+            for pk, p in quarantined
+            for f in p.findings
+        ),
+        adapt=False,
+    )
+    summary.details["quarantined"] = summary.details.get("quarantined", 0) + len(quarantined)
 
 
 # --------------------------------------------------------------------------- logs

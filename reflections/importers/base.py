@@ -74,6 +74,8 @@ class ParsedReflection:
     archived: bool = False
     promoted: bool = False
     deprecated_reason: str = ""
+    # What the security scanner found in original_text (reflections.scanning.Finding).
+    findings: list = field(default_factory=list)
 
     @property
     def body(self) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 
+from ..scanning import mask, scan_text
 from .base import ParsedReflection, Rejection
 from .workspace import SourceFile, read_source
 
@@ -16,8 +17,17 @@ PARALLEL_PARSE_THRESHOLD = 2000
 
 
 def _parse_source(args: tuple[SourceFile, datetime]) -> list[ParsedReflection | Rejection]:
+    """Parse and scan one file, in a worker: scanning is as costly as parsing."""
     source, now = args
-    return read_source(source, now=now)
+    items = read_source(source, now=now)
+    for index, item in enumerate(items):
+        if isinstance(item, Rejection):
+            # A reason may quote the offending line; a secret in it must not reach the output.
+            if findings := scan_text(item.reason):
+                items[index] = Rejection(item.path, item.line, mask(item.reason, findings))
+        else:
+            item.findings = scan_text(item.original_text)
+    return items
 
 
 def parse_sources(

@@ -34,6 +34,13 @@ def print_summary(command, summary: ImportSummary, *, as_json: bool, noun: str) 
         f"{summary.updated} updated, {summary.unchanged} unchanged, "
         + (style.ERROR(f"{len(summary.rejected)} rejected") if summary.rejected else "0 rejected")
     )
+    if summary.details.get("quarantined"):
+        command.stdout.write(
+            style.WARNING(
+                f"  {summary.details['quarantined']} quarantined: the scanner found secrets, "
+                "personal data, internal hosts or injected instructions; an admin must review them"
+            )
+        )
     for key, value in summary.details.items():
         if isinstance(value, dict):
             parts = ", ".join(f"{v} {k}" for k, v in value.items())

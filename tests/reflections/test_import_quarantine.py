@@ -1,0 +1,88 @@
+"""Scanning at the door: unsafe reflections are stored quarantined, their values nowhere."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime
+
+import pytest
+from django.core.management import call_command
+
+from reflections.models import Reflection, ReflectionHistory, ScanFinding, State
+from reflections.services import import_reflections
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+SECRET = "AKIAZ7Q3XK5R2M4W6N8P"
+EMAIL = "dana.whitfield@example-client.com"
+PATH = "memory/reflexions/2026-05/22-fin-20260522-0040.md"
+
+
+@pytest.fixture
+def workspace(tmp_path, samples):
+    ws = tmp_path / "ws"
+    shutil.copytree(samples, ws, symlinks=True)
+    (ws / PATH).write_text(
+        "---\ntask_type: reconciliation\noutcome: failure\ndepartment: finance\n"
+        "agent: finance-agent\n---\n## What happened?\nThe export failed until I used the key "
+        f"{SECRET} and wrote to {EMAIL}.\n\n## Why?\nThe token had expired.\n\n"
+        "## What rule should I remember?\nRotate keys before month end.\n"
+    )
+    return ws
+
+
+def test_a_reflection_with_a_secret_is_imported_quarantined_with_its_findings(workspace):
+    summary = import_reflections(paths=[workspace], default_department="research", now=NOW)
+
+    reflection = Reflection.objects.get(source_path=PATH)
+    assert reflection.state == State.QUARANTINED and reflection.multiplier == 0
+    assert summary.details["quarantined"] == 1
+    categories = set(
+        ScanFinding.objects.filter(reflection=reflection).values_list("category", flat=True)
+    )
+    assert categories == {"secret", "personal"}
+    assert Reflection.objects.exclude(source_path=PATH).filter(state=State.QUARANTINED).count() == 0
+
+
+def test_findings_and_history_never_hold_the_secret_value(workspace):
+    import_reflections(paths=[workspace], default_department="research", now=NOW)
+
+    stored = json.dumps(list(ScanFinding.objects.values()), default=str) + json.dumps(
+        list(ReflectionHistory.objects.values_list("reason", flat=True))
+    )
+    assert SECRET not in stored and EMAIL not in stored
+    assert "dana.whitfield" not in stored
+
+
+def test_the_import_command_reports_quarantined_reflections_in_json(workspace, capsys):
+    call_command("import_reflections", str(workspace), "--default-department", "research", "--json")
+
+    output = capsys.readouterr().out
+    assert json.loads(output)["quarantined"] == 1
+    assert SECRET not in output
+
+
+def test_a_rejection_that_quotes_a_secret_is_masked(tmp_path, capsys):
+    bad = tmp_path / "ws/memory/reflections/ops-agent/2026-05-02-rotate-keys.md"
+    bad.parent.mkdir(parents=True)
+    bad.write_text(f"# Lesson: 2026-05-02 - ops-agent - use {SECRET}\n\n## What happened?\nx\n")
+
+    call_command(
+        "import_reflections", str(tmp_path / "ws"), "--default-department", "ops", "--json"
+    )
+
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["rejected"]) == 1
+    assert SECRET not in json.dumps(result)
+
+
+def test_reimporting_a_quarantined_reflection_adds_no_duplicate_findings(workspace):
+    import_reflections(paths=[workspace], default_department="research", now=NOW)
+    count = ScanFinding.objects.count()
+
+    again = import_reflections(paths=[workspace], default_department="research", now=NOW)
+
+    assert again.unchanged == 10 and again.details["quarantined"] == 0
+    assert ScanFinding.objects.count() == count
