@@ -86,3 +86,23 @@ def test_reimporting_a_quarantined_reflection_adds_no_duplicate_findings(workspa
 
     assert again.unchanged == 10 and again.details["quarantined"] == 0
     assert ScanFinding.objects.count() == count
+
+
+def test_scan_reflections_quarantines_a_stored_reflection_once(capsys):
+    from tests.factories import ReflectionFactory
+
+    clean = ReflectionFactory()
+    leaky = ReflectionFactory(original_text=f"Call the API with Bearer {SECRET}abcdef0123456789")
+
+    call_command("scan_reflections", "--json")
+    first = json.loads(capsys.readouterr().out)
+    call_command("scan_reflections", "--json")
+    second = json.loads(capsys.readouterr().out)
+
+    leaky.refresh_from_db()
+    clean.refresh_from_db()
+    assert (leaky.state, clean.state) == (State.QUARANTINED, State.ACTIVE)
+    assert first["quarantined"] == 1 and first["new_findings"] >= 1
+    assert second["quarantined"] == 0 and second["new_findings"] == 0
+    history = ReflectionHistory.objects.get(reflection=leaky, to_state=State.QUARANTINED)
+    assert history.actor_label == "scan" and SECRET not in history.reason
