@@ -10,5 +10,6 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("reflections/", include("reflections.urls")),
+    path("quarantine/", include("reflections.urls_quarantine")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,119 @@
+"""The quarantine pages: admins only, values masked in every byte of the page, POSTs guarded."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from django.core.management import call_command
+from django.test import Client
+
+from reflections.models import ScanFinding, State
+from tests.factories import ReflectionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "AKIAZ7Q3XK5R2M4W6N8P"
+TEXT = (
+    "# Procedure: 2026-03-01 - agent-1 - Rotate the export key\n\n"
+    "## Strategy\nI used {value} to run the export.\n\n"
+    "## Why it worked\nThe old key had expired.\n"
+)
+
+
+@pytest.fixture
+def leaky(capsys):
+    reflection = ReflectionFactory(
+        source_path="memory/reflections/agent-1/2026-03-01-rotate-the-export-key.md",
+        title=f"Rotate the export key {SECRET}",
+        original_text=TEXT.format(value=SECRET),
+    )
+    call_command("scan_reflections")
+    capsys.readouterr()
+    reflection.refresh_from_db()
+    return reflection
+
+
+def client_for(*roles: str, csrf: bool = False) -> Client:
+    client = Client(enforce_csrf_checks=csrf)
+    client.force_login(UserFactory(roles=list(roles)))
+    return client
+
+
+def test_only_admins_see_the_quarantine(leaky):
+    assert client_for("reviewer", "manager").get("/quarantine/").status_code == 403
+    assert client_for("reviewer").get(f"/quarantine/{leaky.pk}/").status_code == 403
+    assert Client().get("/quarantine/").status_code == 302
+
+
+def test_the_quarantine_list_shows_the_reflection_masked(leaky):
+    response = client_for("admin").get("/quarantine/")
+
+    page = BeautifulSoup(response.content, "html.parser")
+    (row,) = page.select("table.quarantine tbody tr")
+    assert "[REDACTED:secret]" in row.select_one("a").get_text()
+    assert SECRET.encode() not in response.content
+
+
+def test_the_quarantine_page_never_contains_the_secret_in_its_html(leaky):
+    response = client_for("admin").get(f"/quarantine/{leaky.pk}/")
+
+    assert response.status_code == 200
+    assert SECRET.encode() not in response.content
+    page = BeautifulSoup(response.content, "html.parser")
+    assert "[REDACTED:secret]" in page.select_one("pre.masked-text").get_text()
+    assert page.select(".finding form[method=post]")
+
+
+def test_dismissing_without_a_csrf_token_is_refused(leaky):
+    finding = ScanFinding.objects.get(reflection=leaky, category="secret")
+
+    response = client_for("admin", csrf=True).post(
+        f"/quarantine/{leaky.pk}/findings/{finding.pk}/dismiss/", {"reason": "test key"}
+    )
+
+    assert response.status_code == 403
+    finding.refresh_from_db()
+    assert finding.status == "open"
+
+
+def test_an_admin_dismisses_every_finding_and_the_reflection_is_released(leaky):
+    admin = client_for("admin")
+    for finding in ScanFinding.objects.filter(reflection=leaky):
+        response = admin.post(
+            f"/quarantine/{leaky.pk}/findings/{finding.pk}/dismiss/", {"reason": "a test key"}
+        )
+        assert response.status_code == 302
+
+    leaky.refresh_from_db()
+    assert leaky.state == State.ACTIVE
+
+
+def test_an_admin_redacts_the_masked_text_and_the_reflection_is_released(leaky):
+    admin = client_for("admin")
+    masked = (
+        BeautifulSoup(admin.get(f"/quarantine/{leaky.pk}/").content, "html.parser")
+        .select_one("textarea[name=text]")
+        .get_text()
+    )
+
+    response = admin.post(
+        f"/quarantine/{leaky.pk}/redact/", {"text": masked, "reason": "removed the access key"}
+    )
+
+    assert response.status_code == 302
+    leaky.refresh_from_db()
+    assert leaky.state == State.ACTIVE
+    assert SECRET not in leaky.original_text and "[REDACTED:secret]" in leaky.original_text
+
+
+def test_a_failed_redaction_says_why_without_quoting_the_text(leaky):
+    admin = client_for("admin")
+
+    response = admin.post(
+        f"/quarantine/{leaky.pk}/redact/",
+        {"text": TEXT.format(value=SECRET), "reason": "x"},
+        follow=True,
+    )
+
+    assert b"still unsafe" in response.content
+    assert SECRET.encode() not in response.content
