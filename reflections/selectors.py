@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 
 from django.db import connection
 from django.db.models import BooleanField, Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.http import QueryDict
 
-from . import access
+from . import access, selectors_health
 from .models import (
     Agent,
     Department,
@@ -22,6 +24,7 @@ from .models import (
     TaskInjection,
     TaskRun,
 )
+from .policies import DEFAULT_CONFIG, STICKY_STATES, boundaries
 from .search import SEARCH_DOCUMENT_SQL
 
 # Sort key in the URL → ORDER BY. Every order ends on -id so pages never overlap or skip
@@ -188,6 +191,7 @@ class ReflectionDetail:
     injections: list[TaskInjection]
     injection_counts: dict[str, int]
     history: list[ReflectionHistory]
+    policy: selectors_health.ReflectionPolicy | None = field(default=None)
 
     @property
     def cross_agent_share(self) -> float | None:
@@ -205,11 +209,44 @@ class ReflectionDetail:
         return self.injection_counts[Outcome.SUCCESS] / total if total else None
 
 
-def reflection_detail(*, user, pk: int) -> ReflectionDetail:
-    """One reflection in context; raises PermissionDenied / Http404 like access does."""
-    reflection = access.get_reflection_for_user(
-        user, pk, queryset=Reflection.objects.select_related("department", "agent")
+def _retention_rank(as_of: date) -> dict:
+    """A reflection's place among its agent's reflections as retention ranks them.
+
+    Equal to ROW_NUMBER() OVER (PARTITION BY agent ORDER BY created_at DESC, id DESC) of
+    services_policies.RETENTION_SQL, written as correlated counts so that it rides along in
+    the query that fetches the reflection (the detail page's query count stays fixed).
+    """
+    ranked = Reflection.objects.filter(
+        agent_id=OuterRef("agent_id"), created_at__lt=boundaries(as_of).end
+    ).exclude(state__in=STICKY_STATES)
+
+    def count(qs):
+        return Coalesce(
+            Subquery(qs.order_by().values("agent_id").annotate(n=Count("id")).values("n")), 0
+        )
+
+    ahead = Q(created_at__gt=OuterRef("created_at")) | Q(
+        created_at=OuterRef("created_at"), id__gt=OuterRef("id")
     )
+    return {"retention_ahead": count(ranked.filter(ahead)), "retention_total": count(ranked)}
+
+
+def reflection_detail(*, user, pk: int, as_of: date | None = None) -> ReflectionDetail:
+    """One reflection in context; raises PermissionDenied / Http404 like access does."""
+    as_of = as_of or selectors_health.parse_as_of(None)
+    reflection = access.get_reflection_for_user(
+        user,
+        pk,
+        queryset=Reflection.objects.select_related("department", "agent").annotate(
+            **_retention_rank(as_of)
+        ),
+    )
+    ranked = (
+        reflection.agent_id is not None
+        and reflection.state not in STICKY_STATES
+        and reflection.created_at < boundaries(as_of).end
+    )
+    reflection.retention_position = reflection.retention_ahead + 1 if ranked else None
     retrievals = reflection.retrievals.all()
 
     task_outcome = TaskRun.objects.filter(task_id=OuterRef("task_id")).values("outcome")[:1]
@@ -219,7 +256,12 @@ def reflection_detail(*, user, pk: int) -> ReflectionDetail:
         .order_by("-retrieved_at", "-id")[:RETRIEVAL_HISTORY_LIMIT]
     )
     author_id = reflection.agent_id
-    counted = {"total": Count("id"), "distinct_tasks": Count("task_id", distinct=True)}
+    counted = {
+        "total": Count("id"),
+        "distinct_tasks": Count("task_id", distinct=True),
+        # The decay policy's inputs for this one reflection, in the same aggregate query.
+        **selectors_health.window_stat_aggregates(as_of),
+    }
     if author_id is not None:
         counted["cross_agent"] = Count("id", filter=~Q(agent_id=author_id))
     counts = retrievals.aggregate(**counted)
@@ -247,4 +289,7 @@ def reflection_detail(*, user, pk: int) -> ReflectionDetail:
         injections=injected,
         injection_counts=outcome_counts,
         history=history,
+        policy=selectors_health.reflection_policy(
+            reflection=reflection, stats=counts, history=history, as_of=as_of, config=DEFAULT_CONFIG
+        ),
     )

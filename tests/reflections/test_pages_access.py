@@ -179,7 +179,8 @@ def test_the_admin_link_is_only_for_admins(client, role, has_admin_link):
 
     nav = [a.get_text(strip=True) for a in soup_of(client.get(LIST_URL)).select(".mainnav a")]
 
-    assert nav == (["Reflections", "Admin"] if has_admin_link else ["Reflections"])
+    pages = ["Reflections", "Memory health", "Retention"]
+    assert nav == ([*pages, "Quarantine", "Admin"] if has_admin_link else pages)
 
 
 def test_the_header_shows_who_is_signed_in_and_their_roles(client):
