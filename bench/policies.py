@@ -4,9 +4,9 @@ Usage (a database already loaded by bench/run.py, e.g. 100,000 reflections / 10M
 
     .venv/bin/python bench/policies.py [--db reflexion_bench] [--as-of 2026-11-21] [--runs 3]
 
-Each round resets decay states to active, times the decay decision as one bare SELECT (the
-baseline: what any implementation must compute), then times the full apply_policies (decay
-with reasons, state UPDATE and history rows, then salience).
+Each round resets decay states to active, times the plain SQL (the decay decision and the
+state UPDATE as one statement, rolled back), then the full apply_policies (decay with
+reasons, state UPDATE and history rows, then salience).
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", default="reflexion_bench")
-    parser.add_argument("--server", default=os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432"))
+    parser.add_argument(
+        "--server", default=os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+    )
     parser.add_argument("--as-of", type=date.fromisoformat, default=date(2026, 11, 21))
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
@@ -45,9 +47,15 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     print(f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events")
-    baseline_sql = "SELECT count(*) FROM (" + DECAY_SQL.format(
+    # The baseline is what any implementation must do: decide every state in SQL and write
+    # the changed ones, as one UPDATE (no reasons, no history, no salience).
+    decided = DECAY_SQL.format(
         events="reflections_retrievalevent", reflections="reflections_reflection", where=""
-    ) + ") q"
+    )
+    baseline_sql = (
+        f"UPDATE reflections_reflection SET state = d.to_state FROM ({decided}) d "
+        "WHERE reflections_reflection.id = d.id AND d.to_state <> d.from_state"
+    )
     ours, plain = [], []
     for _ in range(args.runs):
         with transaction.atomic():
@@ -60,18 +68,24 @@ def main() -> None:
 
         b = boundaries(args.as_of, DEFAULT_CONFIG)
         params = {
-            "end": _param(b.end), "promote_since": _param(b.promote_window_since),
-            "idle_since": _param(b.idle_since), "recent_since": _param(b.recent_since),
+            "end": _param(b.end),
+            "promote_since": _param(b.promote_window_since),
+            "idle_since": _param(b.idle_since),
+            "recent_since": _param(b.recent_since),
             "created_before": _param(b.created_before),
             "min_retrievals": DEFAULT_CONFIG.promote_min_retrievals,
-            "active": "active", "promoted": "promoted", "archived": "archived",
-            "deprecated": "deprecated", "quarantined": "quarantined",
+            "active": "active",
+            "promoted": "promoted",
+            "archived": "archived",
+            "deprecated": "deprecated",
+            "quarantined": "quarantined",
         }
-        started = time.perf_counter()
-        with connection.cursor() as cursor:
-            cursor.execute(baseline_sql, params)
-            cursor.fetchone()
-        plain.append(time.perf_counter() - started)
+        with transaction.atomic():
+            started = time.perf_counter()
+            with connection.cursor() as cursor:
+                cursor.execute(baseline_sql, params)
+            plain.append(time.perf_counter() - started)
+            transaction.set_rollback(True)
         started = time.perf_counter()
         run = apply_policies(as_of=args.as_of)
         ours.append(time.perf_counter() - started)

@@ -71,6 +71,17 @@ def create_staging_table(name: str, column_sql: str) -> None:
         cursor.execute(f"CREATE TEMP TABLE {name} ({column_sql})")
 
 
+def analyze(name: str) -> None:
+    """Give PostgreSQL statistics for a freshly filled staging table.
+
+    Temporary tables are never auto-analysed; without statistics the planner guesses a few
+    rows and joins the staging table by nested loop: 20 s instead of 0.3 s for 40,000 rows.
+    """
+    if is_postgres():
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {name}")
+
+
 def drop_staging_table(name: str) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {name}")

@@ -761,6 +761,7 @@ def refresh_retrieval_counters(*, reflection_ids: Iterable[int] | None = None) -
         bulk.create_staging_table("staging_ids", "id bigint")
         if not bulk.write_rows("staging_ids", ["id"], ((i,) for i in sorted(set(reflection_ids)))):
             return
+        bulk.analyze("staging_ids")
         only = "WHERE reflection_id IN (SELECT id FROM staging_ids)"
     bulk.execute(
         f"UPDATE {table} SET retrieval_count = agg.n, last_retrieved_at = agg.last "
@@ -864,6 +865,8 @@ def _import_tasks(
     for chunk in _chunks(parse_task_lines(lines, path=label, fmt=fmt, now=now), EVENT_CHUNK_ROWS):
         bulk.write_rows(TASK_STAGING, TASK_COLUMNS, list(rows(chunk)))
         bulk.write_rows("staging_injection", ("task_id", "reflection_id", "position"), injections)
+        bulk.analyze(TASK_STAGING)
+        bulk.analyze("staging_injection")
         injections.clear()
         differs = " OR ".join(f"{task_table}.{c} IS DISTINCT FROM s.{c}" for c in compared)
         # Tasks whose facts changed since the last import: rewrite them and their injections.

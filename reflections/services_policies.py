@@ -198,6 +198,7 @@ def _write_state_changes(changes: list[Change], *, actor_label: str, retention_a
     bulk.write_rows(
         CHANGES_STAGING, ("id", "to_state"), ((c.reflection_id, c.to_state) for c in changes)
     )
+    bulk.analyze(CHANGES_STAGING)
     now = timezone.now()
     # Retention stamps when it archived; decay raising a reflection clears that stamp.
     stamp = (
@@ -397,6 +398,7 @@ def apply_salience(
     if rows and not dry_run:
         bulk.create_staging_table("staging_salience", "id bigint, computed double precision")
         bulk.write_rows("staging_salience", ("id", "computed"), rows)
+        bulk.analyze("staging_salience")
         bulk.execute(
             f"UPDATE {reflections} SET salience_computed = s.computed "
             f"FROM staging_salience s WHERE {reflections}.id = s.id"
