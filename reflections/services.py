@@ -172,29 +172,6 @@ HISTORY_COLUMNS = (
     "from_hash",
     "to_hash",
 )
-# Fields a changed file rewrites; state and counters belong to policies, reviews and logs.
-CONTENT_FIELDS = (
-    "format",
-    "content_hash",
-    "external_id",
-    "original_text",
-    "agent_id",
-    "department_id",
-    "task_type",
-    "task_id",
-    "kind",
-    "outcome",
-    "created_at",
-    "title",
-    "sections",
-    "body",
-    "tags",
-    "skills",
-    "tools",
-    "confidence",
-    "model_used",
-    "salience",
-)
 
 
 def _content_values(parsed: ParsedReflection, agent_id: int | None, department_id: int) -> dict:

@@ -19,19 +19,8 @@ from django.utils.dateparse import parse_datetime
 from . import bulk
 from .models import Reflection, ReflectionHistory, RetrievalEvent, State
 from .policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
+from .services import HISTORY_COLUMNS
 
-HISTORY_COLUMNS = (
-    "reflection_id",
-    "at",
-    "change",
-    "actor_id",
-    "actor_label",
-    "from_state",
-    "to_state",
-    "reason",
-    "from_hash",
-    "to_hash",
-)
 CHANGES_STAGING = "staging_policy_change"
 
 
