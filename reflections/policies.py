@@ -115,7 +115,11 @@ def decay_state(
     if created_at < b.created_before and retrievals_in_idle_window == 0:
         return State.ARCHIVED, (
             f"archived: created {_day(created_at)} (>{config.archive_after_days} d), "
-            f"last retrieved {_day(last)} (>{config.idle_days} d)"
+            + (
+                f"last retrieved {_day(last)} (>{config.idle_days} d)"
+                if last
+                else "never retrieved"
+            )
         )
     recent = last is not None and last >= b.recent_since
     if recent and retrievals_in_window >= config.promote_min_retrievals:

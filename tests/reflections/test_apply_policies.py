@@ -306,7 +306,7 @@ def test_the_command_dry_run_lists_every_change_as_json_and_writes_nothing():
             "source_path": old.source_path,
             "from": "active",
             "to": "archived",
-            "reason": "archived: created 2026-01-02 (>90 d), last retrieved never (>30 d)",
+            "reason": "archived: created 2026-01-02 (>90 d), never retrieved",
         }
     ]
     assert report["counts"]["decay:archived"] == 1

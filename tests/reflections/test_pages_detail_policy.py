@@ -115,7 +115,7 @@ def test_a_reflection_decay_is_about_to_archive_says_so(manager_client, agent):
 
     shown = panel(manager_client, r)
     assert shown["Why"] == (
-        "archived: created 2026-03-01 (>90 d), last retrieved never (>30 d) "
+        "archived: created 2026-03-01 (>90 d), never retrieved "
         "The next decay run makes it archived."
     )
     assert (

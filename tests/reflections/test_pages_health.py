@@ -163,7 +163,7 @@ def test_the_next_run_lists_each_change_with_examples_and_reasons(manager_client
     assert link.get_text(strip=True) == "r4 old and idle"
     assert link["href"] == reverse("reflections:detail", args=[memory["r4"].pk])
     assert archived.select_one(".why").get_text(strip=True) == (
-        "archived: created 2026-05-01 (>90 d), last retrieved never (>30 d)"
+        "archived: created 2026-05-01 (>90 d), never retrieved"
     )
     woken = transitions[("archived", "active")].select_one(".examples a")
     assert woken.get_text(strip=True) == "r7 archived, retrieved again"
