@@ -106,3 +106,15 @@ def test_scan_reflections_quarantines_a_stored_reflection_once(capsys):
     assert second["quarantined"] == 0 and second["new_findings"] == 0
     history = ReflectionHistory.objects.get(reflection=leaky, to_state=State.QUARANTINED)
     assert history.actor_label == "scan" and SECRET not in history.reason
+
+
+def test_neither_the_export_nor_the_logs_carry_the_secret(workspace, capsys, caplog):
+    caplog.set_level("DEBUG")
+    call_command("import_reflections", str(workspace), "--default-department", "research")
+    call_command("export_reflections", "--format", "jsonl")
+    call_command("export_reflections", "--format", "csv")
+
+    printed = capsys.readouterr()
+    assert PATH in printed.out  # the quarantined reflection is exported, as a record
+    for channel in (printed.out, printed.err, caplog.text):
+        assert SECRET not in channel and EMAIL not in channel
