@@ -21,7 +21,7 @@ from .models import (
     State,
 )
 from .policies import DEFAULT_CONFIG, STICKY_STATES, PolicyConfig, boundaries, decay_state
-from .services_policies import decay_decisions, retention_candidates
+from .services_policies import decay_decisions, decay_reason, retention_candidates
 
 HEALTH_WEEKS = 12
 RETRIEVAL_WINDOW_DAYS = 30
@@ -215,16 +215,7 @@ def _next_run_transitions(
         t = transitions.setdefault((d.from_state, d.to_state), Transition(d.from_state, d.to_state))
         t.count += 1
         if len(t.examples) < CHANGE_EXAMPLES:
-            _, reason = decay_state(
-                created_at=d.created_at,
-                last_retrieved_before_as_of=d.last_retrieved,
-                retrievals_in_window=d.retrievals_in_window,
-                retrievals_in_idle_window=d.retrievals_in_idle_window,
-                as_of=as_of,
-                current_state=d.from_state,
-                retention_archived_at=d.retention_archived_at,
-                config=config,
-            )
+            reason = decay_reason(d, as_of, config)
             t.examples.append(ChangeExample(d.reflection_id, "", reason))
             picked.append(d.reflection_id)
     if picked:

@@ -162,7 +162,8 @@ def decay_decisions(
     ]
 
 
-def _decay_reason(d: DecayDecision, as_of: date, config: PolicyConfig) -> str:
+def decay_reason(d: DecayDecision, as_of: date, config: PolicyConfig) -> str:
+    """The policy's own words for a decision the SQL made (and a check that they agree)."""
     state, reason = decay_state(
         created_at=d.created_at,
         last_retrieved_before_as_of=d.last_retrieved,
@@ -235,7 +236,7 @@ def apply_decay(
             d.source_path,
             d.from_state,
             d.to_state,
-            _decay_reason(d, as_of, config),
+            decay_reason(d, as_of, config),
             "decay",
         )
         for d in decay_decisions(as_of=as_of, config=config, only_changes=True)
