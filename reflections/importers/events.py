@@ -236,32 +236,29 @@ def _rank(value: object) -> int | None:
     return value
 
 
-def _score(value: object) -> float | None:
+def _number(value: object, field: str) -> float | None:
+    """A finite float from JSON or a CSV cell; None when absent."""
     if value is None or value == "":
         return None
     if type(value) is str:
         try:
             value = float(value)
         except ValueError:
-            raise _Bad(f"score: {show(value)} is not a number") from None
+            raise _Bad(f"{field}: {show(value)} is not a number") from None
     elif type(value) is int:
         value = float(value)
     if type(value) is not float or not math.isfinite(value):
-        raise _Bad(f"score: {show(value)} is not a number")
+        raise _Bad(f"{field}: {show(value)} is not a number")
     return value
 
 
+def _score(value: object) -> float | None:
+    return _number(value, "score")
+
+
 def _confidence(value: object) -> float | None:
-    if value is None or value == "":
-        return None
-    if type(value) is str:
-        try:
-            value = float(value)
-        except ValueError:
-            raise _Bad(f"confidence_at_start: {show(value)} is not a number") from None
-    elif type(value) is int:
-        value = float(value)
-    if type(value) is not float or not 0.0 <= value <= 1.0:
+    value = _number(value, "confidence_at_start")
+    if value is not None and not 0.0 <= value <= 1.0:
         raise _Bad(f"confidence_at_start: {show(value)} is not a number between 0 and 1")
     return value
 
