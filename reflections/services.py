@@ -315,10 +315,10 @@ def _write_reflections(
     paths = [p.source_path for p, _, _ in rows]
     for start in range(0, len(paths), 5000):
         chunk = paths[start : start + 5000]
-        for pk, path, digest, state in Reflection.objects.filter(source_path__in=chunk).values_list(
-            "id", "source_path", "content_hash", "state"
-        ):
-            existing[path] = (pk, digest, state)
+        for pk, path, digest, state, reason in Reflection.objects.filter(
+            source_path__in=chunk
+        ).values_list("id", "source_path", "content_hash", "state", "deprecated_reason"):
+            existing[path] = (pk, digest, state, reason)
 
     new_rows = [r for r in rows if r[0].source_path not in existing]
     changed = [
@@ -381,10 +381,11 @@ def _write_reflections(
         Reflection._meta.db_table, REFLECTION_COLUMNS, reflection_rows(), adapt=False
     )
 
+    updates: list[Reflection] = []
     for p, agent_id, dept_id in changed:
-        pk, old_hash, old_state = existing[p.source_path]
+        pk, old_hash, old_state, old_reason = existing[p.source_path]
         values = _content_values(p, agent_id, dept_id)
-        update = dict(values, updated_at=now)
+        update = dict(values, updated_at=now, state=old_state, deprecated_reason=old_reason)
         if p.findings:
             quarantined.append((pk, p))
             if old_state != State.QUARANTINED:
@@ -435,9 +436,13 @@ def _write_reflections(
                     "",
                 )
             )
-        Reflection.objects.filter(pk=pk).update(**update)
+        updates.append(Reflection(pk=pk, **update))
+        update_fields = list(update)  # the same keys for every changed file
         summary.updated += 1
 
+    if updates:
+        # One statement per 500 changed files rather than one per file.
+        Reflection.objects.bulk_update(updates, update_fields, batch_size=500)
     bulk.write_rows(ReflectionHistory._meta.db_table, HISTORY_COLUMNS, history, adapt=False)
     bulk.write_rows(
         ScanFinding._meta.db_table,

@@ -118,3 +118,22 @@ def test_neither_the_export_nor_the_logs_carry_the_secret(workspace, capsys, cap
     assert PATH in printed.out  # the quarantined reflection is exported, as a record
     for channel in (printed.out, printed.err, caplog.text):
         assert SECRET not in channel and EMAIL not in channel
+
+
+def test_a_clean_file_that_gains_a_secret_is_quarantined_on_reimport(tmp_path, samples):
+    ws = tmp_path / "ws"
+    shutil.copytree(samples, ws, symlinks=True)
+    import_reflections(paths=[ws], default_department="research", now=NOW)
+    path = ws / "memory/reflexions/2026-05/21-sal-20260521-0107.md"
+    path.write_text(path.read_text().replace("a feature list.", f"a feature list; key {SECRET}."))
+
+    summary = import_reflections(paths=[ws], default_department="research", now=NOW)
+
+    reflection = Reflection.objects.get(
+        source_path="memory/reflexions/2026-05/21-sal-20260521-0107.md"
+    )
+    assert (summary.updated, summary.details["quarantined"]) == (1, 1)
+    assert reflection.state == State.QUARANTINED and SECRET in reflection.original_text
+    assert ReflectionHistory.objects.filter(
+        reflection=reflection, to_state=State.QUARANTINED
+    ).exists()
