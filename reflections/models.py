@@ -347,3 +347,56 @@ class ScanFinding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reflection_id}: {self.rule} [{self.start}:{self.end}]"
+
+
+class RetrievalDay(models.Model):
+    """Retrievals of one reflection on one UTC day: the rollup that pages and policies read
+    instead of aggregating ten million raw events per request (PERFORMANCE.md). Kept equal to
+    a recount of RetrievalEvent by the event import and the daily policy job."""
+
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="+")
+    # The reflection's department, copied so a department's days are one index range.
+    department = models.ForeignKey(Department, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    retrievals = models.PositiveIntegerField()
+    # Of those, retrievals by an agent other than the reflection's author (DOMAIN §7).
+    cross_agent = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["reflection", "day"], name="retrieval_day_unique"),
+        ]
+        indexes = [
+            # Health page, review cycles: one department's days in a window.
+            models.Index(fields=["department", "day"], name="retrieval_day_dept"),
+            # Decay: every reflection's recent days.
+            models.Index(fields=["day"], name="retrieval_day_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} {self.day}: {self.retrievals}"
+
+
+class Neighbour(models.Model):
+    """A reflection of the same department whose text is close to this one (TF-IDF cosine),
+    computed after imports and by the policy job, never at page time. Stored in both
+    directions so either reflection's neighbours are one index lookup."""
+
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="neighbours")
+    neighbour = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="+")
+    similarity = models.FloatField()
+    rank = models.PositiveSmallIntegerField()  # 1 = most similar
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["reflection_id", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["reflection", "neighbour"], name="neighbour_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(reflection=models.F("neighbour")), name="neighbour_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["reflection", "rank"], name="neighbour_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} ~ {self.neighbour_id} ({self.similarity:.2f})"
