@@ -11,5 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("reflections/", include("reflections.urls")),
     path("quarantine/", include("reflections.urls_quarantine")),
+    path("reviews/", include("reviews.urls")),
+    path("deprecations/", include("reviews.urls_export")),
     path("admin/", admin.site.urls),
 ]
