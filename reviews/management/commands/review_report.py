@@ -1,0 +1,41 @@
+"""Print a review cycle's report (DOMAIN §5): counts per verdict, deprecations, effort."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from reviews.models import ReviewCycle
+from reviews.selectors import cycle_report
+
+
+class Command(BaseCommand):
+    help = "Print a review cycle's report."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--cycle", type=int, required=True, help="cycle id")
+        parser.add_argument("--json", action="store_true", dest="as_json")
+
+    def handle(self, *args, cycle, as_json, **options):
+        found = ReviewCycle.objects.select_related("department").filter(pk=cycle).first()
+        if found is None:
+            raise CommandError(f"no review cycle {cycle}")
+        report = cycle_report(found)
+        if as_json:
+            self.stdout.write(json.dumps(report.as_dict()))
+            return
+        state = "closed" if found.closed_at else "open"
+        self.stdout.write(f"{found} ({state}): {report.total} items, {report.effort_hours:.1f} h")
+        for verdict, n in report.counts.items():
+            self.stdout.write(f"  {verdict:<14} {n:>4}")
+        for item in report.deprecated:
+            extra = f" of {item.duplicate_of.source_path}" if item.duplicate_of else ""
+            note = f" — {item.note}" if item.note else ""
+            self.stdout.write(
+                f"  #{item.rank} {item.reflection.source_path}: {item.verdict}{extra}{note}"
+            )
+        if report.previous:
+            p = report.previous
+            self.stdout.write(
+                f"Previous cycle {p.cycle.quarter}: {p.total} items, "
+                f"{len(p.deprecated)} deprecated, {p.effort_hours:.1f} h"
+            )

@@ -1,0 +1,262 @@
+"""Reads for the review pages: which cycles a person sees, queues, progress, reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q, QuerySet, Sum
+from django.shortcuts import get_object_or_404
+
+from reflections.access import MANAGER, REVIEWER, require_any_role, sees_all_departments
+
+from .models import ReviewCycle, ReviewItem, Verdict
+
+# Who may read a cycle: managers and admins all; reviewers the cycles they review in their
+# departments. Raters have no business here.
+REVIEW_ROLES = (REVIEWER, MANAGER, "admin")
+
+
+def visible_cycles(user) -> QuerySet[ReviewCycle]:
+    require_any_role(user, REVIEW_ROLES)
+    qs = ReviewCycle.objects.select_related("department")
+    if sees_all_departments(user):
+        return qs
+    return qs.filter(reviewers=user, department__members=user).distinct()
+
+
+def get_cycle_for_user(user, pk: int) -> ReviewCycle:
+    return get_object_or_404(visible_cycles(user), pk=pk)
+
+
+def can_manage(user) -> bool:
+    return sees_all_departments(user)
+
+
+def require_manager(user) -> None:
+    if not can_manage(user):
+        raise PermissionDenied("Only managers open, assign and close review cycles.")
+
+
+def queue(cycle: ReviewCycle, reviewer) -> QuerySet[ReviewItem]:
+    """One reviewer's items in rank order."""
+    return cycle.items.filter(reviewer=reviewer).order_by("rank")
+
+
+def get_item_for_user(user, cycle: ReviewCycle, rank: int) -> ReviewItem:
+    """Reviewers open only their own items; managers may look at any (read-only for them)."""
+    qs = cycle.items.select_related(
+        "reflection__agent", "reflection__department", "duplicate_of", "reviewer", "decided_by"
+    )
+    if not can_manage(user):
+        qs = qs.filter(reviewer=user)
+    return get_object_or_404(qs, rank=rank)
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    previous: int | None
+    next: int | None
+    next_open: int | None  # the next item without a verdict, wrapping round
+    position: int
+    total: int
+    done: int
+
+
+def queue_position(cycle: ReviewCycle, reviewer, rank: int) -> Neighbours:
+    """Where an item sits in its reviewer's queue: one query over at most ~100 small rows."""
+    rows = list(queue(cycle, reviewer).values_list("rank", "verdict"))
+    ranks = [r for r, _ in rows]
+    i = ranks.index(rank) if rank in ranks else 0
+    open_after = [r for r, v in rows[i + 1 :] + rows[: i + 1] if not v and r != rank]
+    return Neighbours(
+        previous=ranks[i - 1] if i > 0 else None,
+        next=ranks[i + 1] if i + 1 < len(ranks) else None,
+        next_open=open_after[0] if open_after else None,
+        position=i + 1,
+        total=len(ranks),
+        done=sum(1 for _, v in rows if v),
+    )
+
+
+@dataclass
+class ReviewerProgress:
+    username: str
+    total: int
+    done: int
+    seconds: int
+
+    @property
+    def left(self) -> int:
+        return self.total - self.done
+
+    @property
+    def seconds_per_item(self) -> float | None:
+        return self.seconds / self.done if self.done else None
+
+
+@dataclass
+class CycleProgress:
+    cycle: ReviewCycle
+    reviewers: list[ReviewerProgress] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(r.total for r in self.reviewers)
+
+    @property
+    def done(self) -> int:
+        return sum(r.done for r in self.reviewers)
+
+    @property
+    def left(self) -> int:
+        return self.total - self.done
+
+    @property
+    def seconds(self) -> int:
+        return sum(r.seconds for r in self.reviewers)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0
+
+
+def progress(cycles) -> list[CycleProgress]:
+    """Items done/left and effort per cycle and reviewer, in one grouped query."""
+    cycles = list(cycles)
+    by_cycle = {c.pk: CycleProgress(cycle=c) for c in cycles}
+    rows = (
+        ReviewItem.objects.filter(cycle__in=[c.pk for c in cycles])
+        .values("cycle_id", "reviewer__username")
+        .annotate(
+            total=Count("id"),
+            done=Count("id", filter=~Q(verdict="")),
+            seconds=Sum("seconds_spent"),
+        )
+        .order_by("cycle_id", "reviewer__username")
+    )
+    for row in rows:
+        by_cycle[row["cycle_id"]].reviewers.append(
+            ReviewerProgress(
+                username=row["reviewer__username"] or "(unassigned)",
+                total=row["total"],
+                done=row["done"],
+                seconds=row["seconds"] or 0,
+            )
+        )
+    return [by_cycle[c.pk] for c in cycles]
+
+
+VERDICT_ORDER = [Verdict.KEEP, Verdict.ECHO_CHAMBER, Verdict.OUTDATED, Verdict.DUPLICATE]
+
+
+@dataclass
+class Report:
+    cycle: ReviewCycle
+    counts: dict[str, int]  # verdict value (and "not_reviewed") → items
+    deprecated: list[ReviewItem]
+    duplicates: list[ReviewItem]
+    progress: CycleProgress
+    previous: Report | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def deprecated_share(self) -> float | None:
+        return len(self.deprecated) / self.total if self.total else None
+
+    @property
+    def effort_hours(self) -> float:
+        return self.progress.seconds / 3600
+
+    def as_dict(self) -> dict:
+        def item_row(item: ReviewItem) -> dict:
+            return {
+                "rank": item.rank,
+                "source_path": item.reflection.source_path,
+                "title": item.reflection.title,
+                "retrievals": item.retrievals,
+                "verdict": item.verdict,
+                "duplicate_of": item.duplicate_of.source_path if item.duplicate_of else None,
+                "note": item.note,
+                "reviewer": item.decided_by.get_username() if item.decided_by else None,
+                "decided_at": item.decided_at.isoformat() if item.decided_at else None,
+            }
+
+        data = {
+            "cycle": cycle_dict(self.cycle),
+            "counts": self.counts,
+            "total": self.total,
+            "deprecated_share": self.deprecated_share,
+            "effort_hours": round(self.effort_hours, 2),
+            "reviewers": [
+                {
+                    "reviewer": r.username,
+                    "done": r.done,
+                    "left": r.left,
+                    "hours": round(r.seconds / 3600, 2),
+                }
+                for r in self.progress.reviewers
+            ],
+            "deprecated": [item_row(i) for i in self.deprecated],
+            "duplicates": [
+                {"source_path": i.reflection.source_path, "original": i.duplicate_of.source_path}
+                for i in self.duplicates
+            ],
+            "previous": None,
+        }
+        if self.previous is not None:
+            data["previous"] = {
+                "cycle": cycle_dict(self.previous.cycle),
+                "counts": self.previous.counts,
+                "total": self.previous.total,
+                "deprecated_share": self.previous.deprecated_share,
+                "effort_hours": round(self.previous.effort_hours, 2),
+            }
+        return data
+
+
+def cycle_dict(cycle: ReviewCycle) -> dict:
+    return {
+        "id": cycle.pk,
+        "department": cycle.department.slug,
+        "quarter": cycle.quarter,
+        "window_start": cycle.window_start.isoformat(),
+        "window_end": cycle.window_end.isoformat(),
+        "opened_at": cycle.opened_at.isoformat(),
+        "closed_at": cycle.closed_at.isoformat() if cycle.closed_at else None,
+    }
+
+
+def _report(cycle: ReviewCycle, *, with_previous: bool) -> Report:
+    items = list(
+        cycle.items.select_related("reflection", "duplicate_of", "decided_by").order_by("rank")
+    )
+    counts = {v.value: 0 for v in VERDICT_ORDER} | {"not_reviewed": 0}
+    for item in items:
+        counts[item.verdict or "not_reviewed"] += 1
+    report = Report(
+        cycle=cycle,
+        counts=counts,
+        deprecated=[i for i in items if i.verdict and i.verdict != Verdict.KEEP],
+        duplicates=[i for i in items if i.verdict == Verdict.DUPLICATE],
+        progress=progress([cycle])[0],
+    )
+    if with_previous:
+        earlier = (
+            ReviewCycle.objects.filter(department=cycle.department, window_end__lt=cycle.window_end)
+            .select_related("department")
+            .order_by("-window_end")
+            .first()
+        )
+        if earlier is not None:
+            report.previous = _report(earlier, with_previous=False)
+    return report
+
+
+def cycle_report(cycle: ReviewCycle) -> Report:
+    """Counts per verdict, the deprecations with reasons and notes, duplicates with their
+    originals, effort, and the department's previous cycle beside it."""
+    return _report(cycle, with_previous=True)
