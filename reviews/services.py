@@ -123,7 +123,9 @@ def open_cycle(
 
 
 def _lock_item(item_id: int) -> ReviewItem:
-    return ReviewItem.objects.select_for_update().select_related("cycle").get(pk=item_id)
+    return (
+        ReviewItem.objects.select_for_update(of=("self",)).select_related("cycle").get(pk=item_id)
+    )
 
 
 def _check_can_act(item: ReviewItem, user, version: int) -> None:
