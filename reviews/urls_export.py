@@ -1,7 +1,12 @@
 """URL map of the deprecation exports (CSV and JSON)."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views_export
 
 app_name = "deprecations"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("deprecations.csv", views_export.deprecations_csv, name="csv"),
+    path("deprecations.json", views_export.deprecations_json, name="json"),
+]
