@@ -9,6 +9,8 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
+import yaml
+
 FORMAT_PROTOCOL = "protocol_md"
 FORMAT_FRONTMATTER = "frontmatter_md"
 FORMAT_EPISODIC = "episodic_json"
@@ -341,3 +343,37 @@ def split_sections(
 
 def _block(lines: list[str]) -> str:
     return "\n".join(lines).strip("\n").rstrip()
+
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml_mapping(source: str) -> dict:
+    """A front matter block (the lines between the `---`s, file line 2 on) as a dict."""
+    try:
+        # A safe loader only builds plain data: a reflection file must never run code on
+        # import. The libyaml one is ~10x faster, which matters at 100,000 files.
+        meta = yaml.load(source, Loader=_SAFE_LOADER)  # noqa: S506 - a SafeLoader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        raise ParseError(
+            f"invalid YAML: {problem}" + (f" ({context})" if context else ""),
+            # The mark counts from 0 inside the front matter, which starts on file line 2.
+            # libyaml marks an unexpected end of input one line past the end: clamp it.
+            line=min(mark.line, source.count("\n")) + 2 if mark is not None else None,
+            field="front matter",
+        ) from None
+    except RecursionError:
+        raise ParseError("invalid YAML: nested too deeply", field="front matter") from None
+    if meta is None:
+        return {}
+    if not isinstance(meta, dict):
+        raise ParseError(
+            f"must be a mapping of keys to values (task_type: …, outcome: …), "
+            f"found a {type(meta).__name__}",
+            line=2,
+            field="front matter",
+        )
+    return meta

@@ -11,6 +11,7 @@ from reflections.importers.base import (
     MAX_FIELD_CHARS,
     ParsedReflection,
     ParseError,
+    clean_bool,
     clean_str,
     clean_str_list,
     clean_unit,
@@ -114,6 +115,9 @@ def parse_episodic(text: str, *, source_path: str, now: datetime) -> ParsedRefle
         tools=extract_tools(tool_text),
         confidence=clean_unit(reflection.get("confidence"), field="self_reflection.confidence"),
         model_used=clean_str(data.get("model_used"), field="model_used"),
+        # Written back by a review (DOMAIN §5) so the runtime and a fresh import agree.
+        archived=clean_bool(data.get("archived"), field="archived"),
+        deprecated_reason=clean_str(data.get("deprecated_reason"), field="deprecated_reason"),
     )
 
 

@@ -7,8 +7,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-import yaml
-
 from reflections.importers.base import (
     FORMAT_FRONTMATTER,
     MAX_FIELD_CHARS,
@@ -22,6 +20,7 @@ from reflections.importers.base import (
     clean_unit,
     content_hash,
     first_sentence,
+    load_yaml_mapping,
     parse_when,
     show,
     split_sections,
@@ -52,7 +51,7 @@ def parse_frontmatter(text: str, *, source_path: str, now: datetime) -> ParsedRe
             line=1,
             field="front matter",
         )
-    meta = _load_yaml("\n".join(lines[1:end]))
+    meta = load_yaml_mapping("\n".join(lines[1:end]))
 
     def line_of(key: str) -> int | None:
         # Point the reader at the key's own line when it is written block-style.
@@ -122,39 +121,6 @@ def parse_frontmatter(text: str, *, source_path: str, now: datetime) -> ParsedRe
         promoted=read("promoted", clean_bool),
         deprecated_reason=read("deprecated_reason", clean_str),
     )
-
-
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _load_yaml(source: str) -> dict:
-    try:
-        # A safe loader only builds plain data: a reflection file must never run code on
-        # import. The libyaml one is ~10x faster, which matters at 100,000 files.
-        meta = yaml.load(source, Loader=_SAFE_LOADER)  # noqa: S506 - a SafeLoader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        raise ParseError(
-            f"invalid YAML: {problem}" + (f" ({context})" if context else ""),
-            # The mark counts from 0 inside the front matter, which starts on file line 2.
-            # libyaml marks an unexpected end of input one line past the end: clamp it.
-            line=min(mark.line, source.count("\n")) + 2 if mark is not None else None,
-            field="front matter",
-        ) from None
-    except RecursionError:
-        raise ParseError("invalid YAML: nested too deeply", field="front matter") from None
-    if meta is None:
-        return {}
-    if not isinstance(meta, dict):
-        raise ParseError(
-            f"must be a mapping of keys to values (task_type: …, outcome: …), "
-            f"found a {type(meta).__name__}",
-            line=2,
-            field="front matter",
-        )
-    return meta
 
 
 def _created_and_task_id(

@@ -13,7 +13,10 @@ from reflections.importers.base import (
     ParseError,
     RawSection,
     check_not_future,
+    clean_bool,
+    clean_str,
     content_hash,
+    load_yaml_mapping,
     show,
     split_sections,
 )
@@ -47,11 +50,41 @@ def _key(heading: str) -> str:
 _CANONICAL = {_key(h): h for h in (*FULL_REFLECTION, *PROCEDURE, *DECISION, *OPTIONAL_SECTIONS)}
 
 
+# Keys a protocol file may carry in a front matter block: only what write-back puts there.
+WRITE_BACK_KEYS = ("deprecated_reason", "archived", "duplicate_of")
+
+
+def split_write_back_block(lines: list[str]) -> tuple[dict, int]:
+    """A leading `---` block written back by a review (DOMAIN §5): its keys, and the index of
+    the first line after it. Protocol Markdown has no front matter of its own, so any other key
+    is refused rather than silently ignored."""
+    if not lines or lines[0].rstrip() != "---":
+        return {}, 0
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        raise ParseError(
+            "the front matter opened on line 1 is never closed with a '---' line",
+            line=1,
+            field="front matter",
+        )
+    meta = load_yaml_mapping("\n".join(lines[1:end]))
+    unknown = [k for k in meta if k not in WRITE_BACK_KEYS]
+    if unknown:
+        raise ParseError(
+            f"protocol Markdown front matter may hold only {', '.join(WRITE_BACK_KEYS)} "
+            f"(written back by a review); found {', '.join(show(str(k)) for k in unknown)}",
+            line=1,
+            field="front matter",
+        )
+    return meta, end + 1
+
+
 def parse_protocol(text: str, *, source_path: str, now: datetime) -> ParsedReflection:
     lines = text.split("\n")
-    h1_index = next((i for i, line in enumerate(lines) if line.strip()), None)
+    meta, start = split_write_back_block(lines)
+    h1_index = next((i for i in range(start, len(lines)) if lines[i].strip()), None)
     if h1_index is None:
-        raise ParseError("the file is empty")
+        raise ParseError("the file is empty" if not start else "nothing after the front matter")
     h1_line = h1_index + 1
     h1 = lines[h1_index].strip()
     match = _H1.fullmatch(h1)
@@ -110,6 +143,10 @@ def parse_protocol(text: str, *, source_path: str, now: datetime) -> ParsedRefle
         sections=parsed,
         agent=agent,
         tools=extract_tools("\n\n".join(s["body"] for s in parsed)),
+        archived=clean_bool(meta.get("archived"), field="archived", line=1),
+        deprecated_reason=clean_str(
+            meta.get("deprecated_reason"), field="deprecated_reason", line=1
+        ),
     )
 
 

@@ -60,6 +60,10 @@ def detect_format(source_path: str, head: bytes) -> str | None:
     first = _first_line(head)
     if name.endswith(".md"):
         if head.split(b"\n", 1)[0].rstrip(b"\r \t") == b"---":
+            # A protocol file a review wrote back has a small block before its H1.
+            _, closed, rest = head.split(b"\n", 1)[-1].partition(b"\n---")
+            if closed and _first_line(rest.split(b"\n", 1)[-1]).startswith(_PROTOCOL_H1):
+                return FORMAT_PROTOCOL
             return FORMAT_FRONTMATTER
         if first.startswith(_PROTOCOL_H1):
             return FORMAT_PROTOCOL

@@ -9,6 +9,7 @@ import pytest
 
 from reflections.importers.base import FORMAT_PROTOCOL, ParseError, content_hash
 from reflections.importers.protocol import parse_protocol
+from reflections.importers.workspace import detect_format
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 AGENT_DIR = "memory/reflections/researcher-agent"
@@ -215,3 +216,42 @@ def test_a_date_in_the_future_is_rejected():
 def test_a_date_within_a_day_of_now_is_accepted():
     text = reflection(*FULL, h1="# Reflection: 2026-06-02 - researcher-agent - Task")
     assert parse(text, path=f"{AGENT_DIR}/2026-06-02-x.md").created_at.day == 2
+
+
+class TestAWrittenBackBlock:
+    """A review writes `deprecated_reason` and `archived` into a protocol file as a small front
+    matter block (DOMAIN §5); the importer reads it and refuses anything else there."""
+
+    BODY = (
+        "# Decision: 2026-03-12 - researcher-agent - Choose data source\n\n"
+        "## What was the decision?\nUse the CRM export.\n\n"
+        "## What alternatives existed?\nThe warehouse.\n\n"
+        "## Why was this option chosen?\nFresher.\n"
+    )
+    PATH = "memory/reflections/researcher-agent/2026-03-12-choose-data-source.md"
+
+    def parse(self, text):
+        return parse_protocol(text, source_path=self.PATH, now=datetime(2026, 11, 22, tzinfo=UTC))
+
+    def test_the_block_deprecates_and_archives(self):
+        parsed = self.parse("---\ndeprecated_reason: outdated\narchived: true\n---\n" + self.BODY)
+        assert (parsed.deprecated_reason, parsed.archived) == ("outdated", True)
+        assert parsed.title == "Choose data source"
+        assert parsed.original_text.startswith("---\n")
+
+    def test_a_file_without_a_block_is_read_as_before(self):
+        parsed = self.parse(self.BODY)
+        assert (parsed.deprecated_reason, parsed.archived) == ("", False)
+
+    def test_other_keys_are_refused_by_name(self):
+        with pytest.raises(ParseError) as refused:
+            self.parse("---\noutcome: failure\n---\n" + self.BODY)
+        assert refused.value.field == "front matter" and "'outcome'" in str(refused.value)
+
+    def test_an_unclosed_block_is_named(self):
+        with pytest.raises(ParseError, match="never closed"):
+            self.parse("---\narchived: true\n" + self.BODY)
+
+    def test_the_format_is_detected_through_the_block(self):
+        head = ("---\narchived: true\n---\n" + self.BODY).encode()
+        assert detect_format(self.PATH, head) == "protocol_md"
