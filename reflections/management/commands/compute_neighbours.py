@@ -1,0 +1,42 @@
+"""Recompute the stored nearest neighbours (duplicate candidates) of reflections."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from reflections.services_neighbours import refresh_neighbours
+
+
+class Command(BaseCommand):
+    help = "Recompute each department's nearest neighbours (TF-IDF cosine), replacing its rows."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--department", action="append", help="only this department (slug); repeatable"
+        )
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print JSON for machines"
+        )
+
+    def handle(self, *args, department, as_json, **options):
+        def report(result):
+            if not as_json:
+                self.stdout.write(
+                    f"  {result.department}: {result.reflections:,} reflections, "
+                    f"{result.neighbours:,} neighbour rows ({result.seconds:.1f} s)"
+                )
+
+        try:
+            summary = refresh_neighbours(departments=department, progress=report)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        if as_json:
+            self.stdout.write(json.dumps(summary))
+            return
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Neighbours: {summary['neighbours']:,} rows for {summary['reflections']:,} "
+                f"reflections in {len(summary['departments'])} departments "
+                f"({summary['seconds']:.1f} s)"
+            )
+        )

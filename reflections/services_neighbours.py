@@ -1,0 +1,102 @@
+"""Recomputing the stored nearest neighbours (Neighbour rows) of each department's reflections."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from . import bulk
+from .models import Department, Neighbour, Reflection, State
+from .similarity import DEFAULT_K, DEFAULT_THRESHOLD, document_text, nearest_neighbours
+
+NEIGHBOUR_COLUMNS = ("reflection_id", "neighbour_id", "similarity", "rank", "computed_at")
+
+
+@dataclass(frozen=True)
+class DepartmentNeighbours:
+    department: str
+    reflections: int  # compared: every reflection of the department except quarantined ones
+    neighbours: int  # rows written (each pair twice, one per direction)
+    seconds: float
+
+    def as_dict(self) -> dict:
+        return {
+            "department": self.department,
+            "reflections": self.reflections,
+            "neighbours": self.neighbours,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _departments(slugs: Iterable[str] | None) -> list[Department]:
+    if slugs is None:
+        return list(Department.objects.order_by("slug"))
+    wanted = sorted(set(slugs))
+    found = list(Department.objects.filter(slug__in=wanted).order_by("slug"))
+    missing = sorted(set(wanted) - {d.slug for d in found})
+    if missing:
+        raise ValueError(f"no such department: {', '.join(missing)}")
+    return found
+
+
+def _refresh_department(department: Department, *, k: int, threshold: float) -> tuple[int, int]:
+    # Quarantined text may hold secrets or injected instructions: it is never vectorised, so
+    # it can neither be shown as a neighbour nor shape another reflection's neighbours.
+    documents = [
+        (pk, document_text(title=title, sections=sections or [], body=body))
+        for pk, title, sections, body in Reflection.objects.filter(department=department)
+        .exclude(state=State.QUARANTINED)
+        .order_by("id")
+        .values_list("id", "title", "sections", "body")
+        .iterator(chunk_size=2000)
+    ]
+    neighbours = nearest_neighbours(documents, k=k, threshold=threshold)
+    now = timezone.now()
+    rows = [
+        (pk, similar.id, similar.similarity, rank, now)
+        for pk, similars in neighbours.items()
+        for rank, similar in enumerate(similars, start=1)
+    ]
+    with transaction.atomic():
+        # Both directions: a reflection that moved department leaves no row behind.
+        Neighbour.objects.filter(
+            Q(reflection__department=department) | Q(neighbour__department=department)
+        ).delete()
+        written = bulk.write_rows(Neighbour._meta.db_table, NEIGHBOUR_COLUMNS, rows)
+    return len(documents), written
+
+
+def refresh_neighbours(
+    *,
+    departments: Iterable[str] | None = None,
+    k: int = DEFAULT_K,
+    threshold: float = DEFAULT_THRESHOLD,
+    progress: Callable[[DepartmentNeighbours], None] | None = None,
+) -> dict:
+    """Recompute the Neighbour rows of the given departments (slugs; default: all).
+
+    Each department's rows are replaced in one transaction, so a page never sees a half
+    refreshed department. Returns counts and seconds, per department and in total.
+    """
+    started = time.perf_counter()
+    results: list[DepartmentNeighbours] = []
+    for department in _departments(departments):
+        t0 = time.perf_counter()
+        n_reflections, n_rows = _refresh_department(department, k=k, threshold=threshold)
+        result = DepartmentNeighbours(
+            department.slug, n_reflections, n_rows, time.perf_counter() - t0
+        )
+        results.append(result)
+        if progress:
+            progress(result)
+    return {
+        "departments": [r.as_dict() for r in results],
+        "reflections": sum(r.reflections for r in results),
+        "neighbours": sum(r.neighbours for r in results),
+        "seconds": round(time.perf_counter() - started, 3),
+    }

@@ -1,0 +1,130 @@
+"""Recomputing stored neighbours: per department, both directions, quarantined text left out."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from reflections.models import Neighbour, State
+from reflections.services_neighbours import refresh_neighbours
+from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
+
+pytestmark = pytest.mark.django_db
+
+LESSON = [
+    {"heading": "What happened?", "body": "The ledger transfer was booked twice at month end."},
+    {"heading": "What should I do differently?", "body": "Check pending transfers first."},
+]
+REWORDED = [
+    {"heading": "Analysis", "body": "The ledger transfer was recorded twice at month end."},
+    {"heading": "Action", "body": "Check pending transfers first."},
+]
+OTHER = [
+    {"heading": "What happened?", "body": "The prospect's meeting landed at dawn abroad."},
+    {"heading": "What should I do differently?", "body": "Confirm the time zone in invites."},
+]
+
+
+def reflection(agent, title, sections, **kwargs):
+    return ReflectionFactory(agent=agent, title=title, sections=sections, **kwargs)
+
+
+@pytest.fixture
+def ops():
+    agent = AgentFactory(department=DepartmentFactory(slug="ops"))
+    return {
+        "original": reflection(agent, "Ledger transfers", LESSON),
+        "duplicate": reflection(agent, "Ledger transfers", REWORDED),
+        "other": reflection(agent, "Meeting time zones", OTHER),
+    }
+
+
+def pairs() -> set[tuple[int, int]]:
+    return set(Neighbour.objects.values_list("reflection_id", "neighbour_id"))
+
+
+def test_refresh_stores_similar_reflections_in_both_directions(ops):
+    summary = refresh_neighbours()
+
+    a, b = ops["original"].pk, ops["duplicate"].pk
+    assert pairs() == {(a, b), (b, a)}
+    forward, backward = Neighbour.objects.order_by("reflection_id")
+    assert forward.similarity == backward.similarity > 0.5
+    assert forward.rank == backward.rank == 1
+    assert summary["neighbours"] == 2
+    assert summary["departments"][0]["reflections"] == 3
+
+
+def test_quarantined_reflections_are_never_compared(ops):
+    agent = ops["original"].agent
+    secret = reflection(agent, "Ledger transfers", LESSON, state=State.QUARANTINED)
+
+    refresh_neighbours()
+
+    assert secret.pk not in {pk for pair in pairs() for pk in pair}
+    assert pairs() == {
+        (ops["original"].pk, ops["duplicate"].pk),
+        (ops["duplicate"].pk, ops["original"].pk),
+    }
+
+
+def test_refresh_replaces_only_the_given_departments_rows(ops):
+    sales_agent = AgentFactory(department=DepartmentFactory(slug="sales"))
+    s1 = reflection(sales_agent, "Ledger transfers", LESSON)
+    s2 = reflection(sales_agent, "Ledger transfers", LESSON)
+    refresh_neighbours()
+    ops["duplicate"].state = State.QUARANTINED
+    ops["duplicate"].save()
+    s2.state = State.QUARANTINED
+    s2.save()
+
+    refresh_neighbours(departments=["ops"])
+
+    # ops lost its pair; sales keeps its rows until sales is refreshed.
+    assert pairs() == {(s1.pk, s2.pk), (s2.pk, s1.pk)}
+
+
+def test_departments_are_never_mixed(ops):
+    sales_agent = AgentFactory(department=DepartmentFactory(slug="sales"))
+    twin = reflection(sales_agent, "Ledger transfers", LESSON)
+
+    refresh_neighbours()
+
+    assert twin.pk not in {pk for pair in pairs() for pk in pair}
+
+
+def test_rank_follows_similarity(ops):
+    agent = ops["original"].agent
+    third = reflection(
+        agent,
+        "Ledger transfers",
+        [{"heading": "x", "body": "The ledger transfer was booked late at month end."}],
+        created_at=datetime(2026, 4, 1, tzinfo=UTC),
+    )
+
+    refresh_neighbours(threshold=0.0)
+
+    rows = list(Neighbour.objects.filter(reflection=ops["original"]).order_by("rank"))
+    assert [r.rank for r in rows] == list(range(1, len(rows) + 1))
+    assert [r.similarity for r in rows] == sorted((r.similarity for r in rows), reverse=True)
+    assert rows[0].neighbour_id == ops["duplicate"].pk
+    assert third.pk in {r.neighbour_id for r in rows}
+
+
+def test_an_unknown_department_is_an_error(ops):
+    with pytest.raises(ValueError, match="nowhere"):
+        refresh_neighbours(departments=["nowhere"])
+    with pytest.raises(CommandError, match="nowhere"):
+        call_command("compute_neighbours", "--department", "nowhere")
+
+
+def test_command_prints_json_for_machines(ops, capsys):
+    call_command("compute_neighbours", "--department", "ops", "--json")
+
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["neighbours"] == 2
+    assert [d["department"] for d in summary["departments"]] == ["ops"]
