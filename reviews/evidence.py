@@ -1,0 +1,367 @@
+"""The evidence a reviewer reads beside one review item (DOMAIN §5): retrieval history, lift,
+who retrieved it, duplicate candidates, the echo-chamber and outdated signals.
+
+Each selector costs one query (two for lift) whatever the volume of events, tasks or
+neighbours: they aggregate in SQL over index ranges (RetrievalDay by reflection and day, the
+retrieval natural key, TaskInjection by reflection, TaskRun by department and finished_at).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
+
+from django.db.models import Count, Q
+from django.db.models.functions import TruncWeek
+
+from reflections.models import (
+    Neighbour,
+    Outcome,
+    Reflection,
+    RetrievalDay,
+    RetrievalEvent,
+    State,
+    TaskInjection,
+    TaskRun,
+)
+from reflections.similarity import DiffSegment, diff_words
+
+from .models import ReviewItem
+
+DEFAULT_MIN_TASKS = 5
+# Echo followers repeat the seed's lesson in their own words: on the demo workspace every
+# planted follower scores 0.56-0.78 against its seed, so 0.55 finds them all while asking
+# for more than the 0.35 that merely makes a duplicate candidate.
+DEFAULT_ECHO_THRESHOLD = 0.55
+OUTDATED_DAYS = 90
+
+
+def _week_start(day: date) -> date:
+    return day - timedelta(days=day.weekday())  # ISO weeks start on Monday
+
+
+def _window_days(item: ReviewItem) -> tuple[date, date]:
+    """The UTC days [first, last) that overlap the cycle's window [start, end)."""
+    start = item.cycle.window_start.astimezone(UTC)
+    end = item.cycle.window_end.astimezone(UTC)
+    last = end.date() if end.time() == datetime.min.time() else end.date() + timedelta(days=1)
+    return start.date(), last
+
+
+# ------------------------------------------------------------------ retrieval series
+
+
+@dataclass(frozen=True)
+class WeekCount:
+    week: date  # the Monday
+    retrievals: int
+
+
+@dataclass(frozen=True)
+class RetrievalSeries:
+    weeks: list[WeekCount]  # every ISO week touching the window, zeros included
+    total: int
+    cross_agent: int  # of total, retrieved by an agent other than the author
+
+
+def retrieval_series(item: ReviewItem) -> RetrievalSeries:
+    """Weekly retrievals of the item's reflection in the cycle window, from the daily rollup."""
+    first, last = _window_days(item)
+    days = RetrievalDay.objects.filter(
+        reflection_id=item.reflection_id, day__gte=first, day__lt=last
+    ).values_list("day", "retrievals", "cross_agent")
+    by_week: Counter[date] = Counter()
+    total = cross = 0
+    for day, retrievals, cross_agent in days:
+        by_week[_week_start(day)] += retrievals
+        total += retrievals
+        cross += cross_agent
+    weeks = []
+    week = _week_start(first)
+    while week < last:
+        weeks.append(WeekCount(week, by_week[week]))
+        week += timedelta(days=7)
+    return RetrievalSeries(weeks=weeks, total=total, cross_agent=cross)
+
+
+# ------------------------------------------------------------------ lift
+
+
+@dataclass(frozen=True)
+class Lift:
+    """Success of the tasks the reflection was injected into against the department's.
+
+    Partial outcomes count as not success (DOMAIN §7). Rates and lift are None when fewer
+    than min_tasks injected tasks finished in the window: too few to say anything.
+    """
+
+    injected_tasks: int
+    injected_successes: int
+    department_tasks: int  # the department's tasks in the weeks the injected tasks fall in
+    department_successes: int
+    min_tasks: int
+    injected_rate: float | None = None
+    department_rate: float | None = None  # week-weighted, see injection_lift
+    lift: float | None = None  # injected_rate - department_rate, in rate points
+
+    @property
+    def has_enough_tasks(self) -> bool:
+        return self.lift is not None
+
+
+def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> Lift:
+    """Success rate of the tasks the reflection was injected into, finished in the window,
+    against the department's success rate weighted by the ISO weeks those tasks fall in.
+
+    The department's rate is computed per ISO week (Monday start, UTC; the department's
+    tasks finished in the window, injected ones included) and averaged with each week
+    weighted by how many injected tasks finished that week. Success rates climb as the
+    memory learns (DOMAIN §7), so comparing with the department's whole-window rate would
+    credit a reflection injected mostly late in the quarter with the curve's rise; with the
+    weighting, the baseline is what the department achieved at the same times.
+    """
+    cycle = item.cycle
+    window = Q(finished_at__gte=cycle.window_start, finished_at__lt=cycle.window_end)
+    week = TruncWeek("finished_at", tzinfo=UTC)
+    injected = (
+        TaskInjection.objects.filter(reflection_id=item.reflection_id)
+        .filter(
+            task_run__finished_at__gte=cycle.window_start,
+            task_run__finished_at__lt=cycle.window_end,
+        )
+        .annotate(week=TruncWeek("task_run__finished_at", tzinfo=UTC))
+        .values("week")
+        .annotate(
+            tasks=Count("id"), successes=Count("id", filter=Q(task_run__outcome=Outcome.SUCCESS))
+        )
+        .order_by()
+    )
+    injected_by_week = {_as_date(r["week"]): (r["tasks"], r["successes"]) for r in injected}
+    n_injected = sum(tasks for tasks, _ in injected_by_week.values())
+    n_injected_ok = sum(ok for _, ok in injected_by_week.values())
+    department = {}
+    if injected_by_week:
+        rows = (
+            TaskRun.objects.filter(window, department_id=cycle.department_id)
+            .annotate(week=week)
+            .values("week")
+            .annotate(tasks=Count("id"), successes=Count("id", filter=Q(outcome=Outcome.SUCCESS)))
+            .order_by()
+        )
+        department = {_as_date(r["week"]): (r["tasks"], r["successes"]) for r in rows}
+    weeks = [department.get(w, (0, 0)) for w in injected_by_week]
+    lift = Lift(
+        injected_tasks=n_injected,
+        injected_successes=n_injected_ok,
+        department_tasks=sum(tasks for tasks, _ in weeks),
+        department_successes=sum(ok for _, ok in weeks),
+        min_tasks=min_tasks,
+    )
+    if n_injected < max(1, min_tasks):
+        return lift
+    # Tasks of other departments may inject it too; a week without any task of the
+    # department's own has no baseline and drops out of the weighting.
+    weights = {w: n for w, (n, _) in injected_by_week.items() if department.get(w, (0, 0))[0]}
+    injected_rate = n_injected_ok / n_injected
+    if not weights:
+        return replace(lift, injected_rate=injected_rate)
+    department_rate = sum(
+        n * department[w][1] / department[w][0] for w, n in weights.items()
+    ) / sum(weights.values())
+    return replace(
+        lift,
+        injected_rate=injected_rate,
+        department_rate=department_rate,
+        lift=injected_rate - department_rate,
+    )
+
+
+def _as_date(value) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+# ------------------------------------------------------------------ retrievers
+
+
+@dataclass(frozen=True)
+class Retriever:
+    agent_id: int
+    agent: str
+    department: str  # the retrieving agent's department slug, "" when unassigned
+    retrievals: int
+    is_author: bool
+
+
+@dataclass(frozen=True)
+class Retrievers:
+    agents: list[Retriever]  # most retrievals first
+    total: int
+    cross_agent: int  # retrievals by agents other than the author
+    cross_agent_share: float | None  # None without retrievals
+
+
+def retrievers(item: ReviewItem) -> Retrievers:
+    """Who retrieved the item's reflection in the window, per agent, and the cross-agent share
+    (retriever ≠ author, DOMAIN §7). An unknown author makes every retrieval cross-agent."""
+    cycle = item.cycle
+    author_id = item.reflection.agent_id
+    rows = (
+        RetrievalEvent.objects.filter(
+            reflection_id=item.reflection_id,
+            retrieved_at__gte=cycle.window_start,
+            retrieved_at__lt=cycle.window_end,
+        )
+        .values("agent_id", "agent__name", "agent__department__slug")
+        .annotate(n=Count("id"))
+        .order_by("-n", "agent__name")
+    )
+    agents = [
+        Retriever(
+            agent_id=r["agent_id"],
+            agent=r["agent__name"],
+            department=r["agent__department__slug"] or "",
+            retrievals=r["n"],
+            is_author=r["agent_id"] == author_id,
+        )
+        for r in rows
+    ]
+    total = sum(a.retrievals for a in agents)
+    cross = sum(a.retrievals for a in agents if not a.is_author)
+    return Retrievers(
+        agents=agents,
+        total=total,
+        cross_agent=cross,
+        cross_agent_share=cross / total if total else None,
+    )
+
+
+# ------------------------------------------------------------------ neighbours
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A stored neighbour, with both texts diffed word by word for side-by-side display."""
+
+    reflection: Reflection
+    similarity: float
+    rank: int
+    segments: list[DiffSegment]  # the neighbour's text, changed runs marked
+    item_segments: list[DiffSegment]  # the reviewed reflection's text against it
+    is_newer: bool  # created after the reviewed reflection
+
+
+def display_text(reflection: Reflection) -> str:
+    """What the side-by-side view shows and diffs: title, then the rendered-from body."""
+    return f"{reflection.title}\n\n{reflection.body}" if reflection.body else reflection.title
+
+
+def neighbour_candidates(item: ReviewItem) -> list[Candidate]:
+    """The reflection's stored neighbours, most similar first, quarantined ones left out
+    (their text is never shown), each diffed against the reflection."""
+    reflection = item.reflection
+    if reflection.state == State.QUARANTINED:
+        return []
+    rows = (
+        Neighbour.objects.filter(reflection_id=reflection.pk)
+        .exclude(neighbour_id=reflection.pk)
+        .exclude(neighbour__state=State.QUARANTINED)
+        .select_related("neighbour__agent")
+        .order_by("rank", "neighbour_id")
+    )
+    own = display_text(reflection)
+    candidates = []
+    for row in rows:
+        item_segments, segments = diff_words(own, display_text(row.neighbour))
+        candidates.append(
+            Candidate(
+                reflection=row.neighbour,
+                similarity=row.similarity,
+                rank=row.rank,
+                segments=segments,
+                item_segments=item_segments,
+                is_newer=row.neighbour.created_at > reflection.created_at,
+            )
+        )
+    return candidates
+
+
+def echo_followers(
+    candidates: list[Candidate], *, threshold: float = DEFAULT_ECHO_THRESHOLD
+) -> list[Candidate]:
+    """Newer reflections that repeat the lesson: neighbours created after the reviewed
+    reflection with similarity >= threshold, oldest first (the order the echo grew in).
+
+    Only stored neighbours are seen: a follower beyond the neighbour list is not counted."""
+    followers = [c for c in candidates if c.is_newer and c.similarity >= threshold]
+    return sorted(followers, key=lambda c: (c.reflection.created_at, c.reflection.pk))
+
+
+# ------------------------------------------------------------------ outdated
+
+
+@dataclass(frozen=True)
+class Outdated:
+    tools: list[str]  # the tools / APIs the reflection names
+    unused: list[str]  # of those, the ones no recent task of the department used
+    since: datetime
+    until: datetime
+    tasks: int  # the department's tasks finished in [since, until): 0 makes "unused" moot
+
+
+def outdated_tools(item: ReviewItem, *, days: int = OUTDATED_DAYS) -> Outdated:
+    """Tools the reflection names that no task of the department finished in the `days`
+    before the window's end used (tools_used), compared case-insensitively."""
+    until = item.cycle.window_end
+    since = until - timedelta(days=days)
+    tools = [t for t in dict.fromkeys(item.reflection.tools or []) if isinstance(t, str) and t]
+    # One aggregate: per tool, the tasks whose tools_used holds it. The JSON text is matched
+    # on the quoted element, so "ledger" is not found inside "ledger-v2".
+    counts = {
+        f"tool_{i}": Count("id", filter=Q(tools_used__icontains=_json_element(tool)))
+        for i, tool in enumerate(tools)
+    }
+    result = TaskRun.objects.filter(
+        department_id=item.cycle.department_id, finished_at__gte=since, finished_at__lt=until
+    ).aggregate(tasks=Count("id"), **counts)
+    unused = [tool for i, tool in enumerate(tools) if not result[f"tool_{i}"]]
+    return Outdated(tools=tools, unused=unused, since=since, until=until, tasks=result["tasks"])
+
+
+def _json_element(tool: str) -> str:
+    return f'"{tool}"'
+
+
+# ------------------------------------------------------------------ everything at once
+
+
+@dataclass(frozen=True)
+class ItemEvidence:
+    item: ReviewItem
+    series: RetrievalSeries
+    lift: Lift
+    retrievers: Retrievers
+    duplicates: list[Candidate]  # every stored, shown neighbour
+    echo: list[Candidate] = field(default_factory=list)
+    outdated: Outdated | None = None
+
+
+def item_evidence(
+    item: ReviewItem,
+    *,
+    min_tasks: int = DEFAULT_MIN_TASKS,
+    echo_threshold: float = DEFAULT_ECHO_THRESHOLD,
+    outdated_days: int = OUTDATED_DAYS,
+) -> ItemEvidence:
+    """Everything the queue page shows beside one item, in a constant number of queries
+    (seven, plus two if the item's cycle and reflection were not select_related)."""
+    candidates = neighbour_candidates(item)
+    return ItemEvidence(
+        item=item,
+        series=retrieval_series(item),
+        lift=injection_lift(item, min_tasks=min_tasks),
+        retrievers=retrievers(item),
+        duplicates=candidates,
+        echo=echo_followers(candidates, threshold=echo_threshold),
+        outdated=outdated_tools(item, days=outdated_days),
+    )
