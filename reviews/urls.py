@@ -1,7 +1,20 @@
 """URL map of the quarterly review: cycles, queues, reports."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "reviews"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.cycle_list, name="list"),
+    path("open/", views.cycle_open, name="open"),
+    path("<int:pk>/", views.cycle_detail, name="cycle"),
+    path("<int:pk>/reassign/", views.cycle_reassign, name="reassign"),
+    path("<int:pk>/close/", views.cycle_close, name="close"),
+    path("<int:pk>/report/", views.cycle_report, name="report"),
+    path("<int:pk>/queue/", views.queue_start, name="queue"),
+    path("<int:pk>/items/<int:rank>/", views.item_detail, name="item"),
+    path("<int:pk>/items/<int:rank>/decide/", views.item_decide, name="decide"),
+    path("<int:pk>/items/<int:rank>/undo/", views.item_undo, name="undo"),
+]

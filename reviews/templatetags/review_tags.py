@@ -1,0 +1,74 @@
+"""Small presentation helpers for the review pages."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html, format_html_join
+
+register = template.Library()
+
+
+@register.filter
+def hours(seconds) -> str:
+    """Effort as people say it: "0 h", "0.4 h", "12.5 h"."""
+    value = (seconds or 0) / 3600
+    return f"{value:.1f} h" if value else "0 h"
+
+
+@register.filter
+def minutes(seconds) -> str:
+    seconds = int(seconds or 0)
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+
+@register.filter
+def percent(value) -> str:
+    return "—" if value is None else f"{100 * value:.0f} %"
+
+
+@register.filter
+def points(value) -> str:
+    """A difference of two rates in percentage points, signed: "+10 points", "-3 points"."""
+    if value is None:
+        return "—"
+    n = round(100 * value)
+    return f"{'+' if n > 0 else '-' if n < 0 else '±'}{abs(n)} points"
+
+
+@register.simple_tag
+def sparkline(values, width: int = 160, height: int = 32, label: str = "", attr: str = ""):
+    """An inline SVG polyline of a short series (no script, no style attribute: CSP-safe);
+    `attr` picks a number out of each element (e.g. attr="retrievals")."""
+    values = [float((getattr(v, attr) if attr else v) or 0) for v in values or ()]
+    if not values:
+        return ""
+    top = max(values) or 1.0
+    step = width / max(len(values) - 1, 1)
+    points = " ".join(
+        f"{i * step:.1f},{height - 2 - (v / top) * (height - 4):.1f}" for i, v in enumerate(values)
+    )
+    bars = format_html_join(
+        "", "<title>{}</title>", [(label or f"{len(values)} points, max {top:g}",)]
+    )
+    return format_html(
+        '<svg class="sparkline" role="img" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+        'aria-label="{label}">{title}<polyline fill="none" stroke="currentColor" '
+        'stroke-width="1.5" points="{points}"/></svg>',
+        w=width,
+        h=height,
+        label=label or "trend",
+        title=bars,
+        points=points,
+    )
+
+
+@register.filter
+def verdict_label(value: str) -> str:
+    from reviews.models import Verdict
+
+    return Verdict(value).label if value in Verdict.values else "Not reviewed"
+
+
+@register.filter
+def lookup(mapping, key):
+    return (mapping or {}).get(key, 0)
