@@ -28,10 +28,12 @@ demo-data: install
 	$(BIN)/python manage.py seed_demo --out $(DEMO_DIR) --scale $(DEMO_SCALE)
 	$(BIN)/python manage.py import_reflections $(DEMO_DIR)
 	$(BIN)/python manage.py import_events $(DEMO_DIR)/logs
+	$(BIN)/python manage.py compute_neighbours
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
 demo: demo-data
 	$(BIN)/python manage.py create_demo_users
+	$(BIN)/python manage.py seed_demo_reviews --workspace $(DEMO_DIR)
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
 	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --workers 2 --access-logfile -
 

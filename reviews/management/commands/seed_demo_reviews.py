@@ -1,0 +1,94 @@
+"""Demo review cycles: last quarter's, closed with the verdicts the demo's planted flaws call
+for, and this quarter's, open and waiting for the demo reviewer."""
+
+import json
+import random
+from datetime import timedelta
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from reflections.models import Department, Reflection
+from reviews.models import ReviewCycle, Verdict
+from reviews.services import close_cycle, decide, open_cycle
+
+REVIEWER = "reviewer-demo"
+CLOSED = ("2026Q3", ["sales"])
+OPEN = ("2026Q4", ["sales", "finance"])
+
+
+def planted_verdicts(planted: dict) -> dict[str, tuple[str, str | None, str]]:
+    """source path → (verdict, original's source path, note) for every planted flaw."""
+    verdicts = {}
+    for d in planted.get("duplicates", []):
+        verdicts[d["path"]] = (Verdict.DUPLICATE, d["duplicate_of"], "same lesson, reworded")
+    for o in planted.get("outdated", []):
+        note = f"names {o['tool']}, retired {o['retired_on']} (now {o['replaced_by']})"
+        verdicts[o["path"]] = (Verdict.OUTDATED, None, note)
+    for e in planted.get("echo", []):
+        for path in [e["path"], *e.get("followers", [])]:
+            verdicts[path] = (Verdict.ECHO_CHAMBER, None, f"repeats a flawed rule: {e['rule']}")
+    return verdicts
+
+
+class Command(BaseCommand):
+    help = "Create the demo's review cycles (idempotent: existing cycles are left alone)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--workspace", required=True, help="the demo workspace (planted.json)")
+
+    def handle(self, *args, workspace, **options):
+        planted_file = Path(workspace) / "planted.json"
+        if not planted_file.is_file():
+            raise CommandError(f"{planted_file} is missing: run seed_demo first")
+        reviewer = get_user_model().objects.filter(username=REVIEWER).first()
+        if reviewer is None:
+            raise CommandError(f"{REVIEWER} is missing: run create_demo_users first")
+        verdicts = planted_verdicts(json.loads(planted_file.read_text(encoding="utf-8")))
+        rng = random.Random(7)
+        quarter, slugs = CLOSED
+        for slug in slugs:
+            cycle = self._open(slug, quarter, reviewer)
+            if cycle is None:
+                continue
+            for item in cycle.items.select_related("reflection").order_by("rank"):
+                verdict, original, note = verdicts.get(
+                    item.reflection.source_path, (Verdict.KEEP, None, "")
+                )
+                original_id = None
+                if original:
+                    original_id = (
+                        Reflection.objects.filter(source_path=original)
+                        .values_list("pk", flat=True)
+                        .first()
+                    )
+                    if original_id is None:
+                        verdict, note = Verdict.ECHO_CHAMBER, f"duplicates {original}"
+                decide(
+                    item_id=item.pk,
+                    user=reviewer,
+                    verdict=verdict,
+                    version=item.version,
+                    duplicate_of=original_id,
+                    note=note,
+                    # Demo effort: one to five minutes an item.
+                    shown_at=timezone.now() - timedelta(seconds=rng.randint(60, 300)),
+                )
+            close_cycle(cycle=cycle, user=None)
+            self.stdout.write(f"Closed demo cycle {cycle} with its verdicts")
+        quarter, slugs = OPEN
+        for slug in slugs:
+            cycle = self._open(slug, quarter, reviewer)
+            if cycle is not None:
+                self.stdout.write(f"Opened demo cycle {cycle} for {REVIEWER}")
+
+    def _open(self, slug: str, quarter: str, reviewer) -> ReviewCycle | None:
+        department = Department.objects.filter(slug=slug).first()
+        if (
+            department is None
+            or ReviewCycle.objects.filter(department=department, quarter=quarter).exists()
+        ):
+            return None
+        return open_cycle(department=department, quarter=quarter, reviewers=[reviewer])
