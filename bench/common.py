@@ -1,0 +1,55 @@
+"""What the page benchmarks share: Django on the bench database, percentiles, and replaying a
+request's SQL statement by statement to find the one query it cannot avoid."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+
+
+def setup_django(*, db: str, server: str = DEFAULT_SERVER) -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = f"{server}/{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
+    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()  # the test client's host, and templates it can inspect
+    call_command("migrate", verbosity=0)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def replay_alone(captured_queries: list[dict]) -> list[tuple[float, str]]:
+    """Each captured statement run again on its own: (seconds, sql), in capture order.
+    Writes are replayed too, so call this inside a transaction that is rolled back."""
+    from django.db import connection
+
+    timed = []
+    with connection.cursor() as cursor:
+        for captured in captured_queries:
+            sql = captured["sql"]
+            if sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")):
+                continue
+            started = time.perf_counter()
+            cursor.execute(sql)
+            if cursor.description:
+                cursor.fetchall()
+            timed.append((time.perf_counter() - started, sql))
+    return timed
+
+
+def short_sql(sql: str, limit: int = 160) -> str:
+    return " ".join(sql.split())[:limit]
