@@ -1,5 +1,6 @@
 """Writing review deprecations back into the source files the agent runtime reads (DOMAIN §5),
-and keeping the database in step so the next import of those files changes nothing."""
+taking them out again once the verdict is undone or changed to keep, and keeping the database
+in step so the next import of those files changes nothing."""
 
 from __future__ import annotations
 
@@ -26,13 +27,17 @@ from reflections.importers.workspace import HEAD_BYTES, detect_format
 from reflections.models import Reflection, ReflectionHistory, State
 
 from .models import ReviewCycle, ReviewItem
-from .selectors_export import deprecation_items
+from .selectors_export import DEPRECATING_VERDICTS, deprecation_items
 from .writeback import (
+    KEYS,
+    RESTORERS,
     WRITERS,
     Deprecation,
     WriteBackUnsupported,
+    restore_text,
     unsupported_reason,
     write_back_text,
+    written_back_keys,
 )
 
 ACTOR_LABEL = "write_back"
@@ -41,6 +46,7 @@ _BOM = b"\xef\xbb\xbf"
 # What happened to each reflection, in the order a report lists them.
 OUTCOMES = (
     "written",
+    "restored",
     "up_to_date",
     "changed_since_import",
     "missing",
@@ -50,6 +56,7 @@ OUTCOMES = (
 )
 OUTCOME_LABELS = {
     "written": "written",
+    "restored": "restored",
     "up_to_date": "already up to date",
     "changed_since_import": "changed since import",
     "missing": "missing",
@@ -116,12 +123,13 @@ def write_back(
     now: datetime | None = None,
 ) -> WriteBackReport:
     """Write every review deprecation (optionally one cycle's) into its file under `root`, the
-    workspace root that source paths are relative to.
+    workspace root that source paths are relative to, and restore the files written back before
+    whose reflection is no longer deprecated (the verdict was undone or changed to keep).
 
     A file is only rewritten when it still holds exactly the text that was imported; each file
     is replaced atomically, and its new text and hash are stored with a history row in the
     same transaction, so a later import of the file is a no-op. A dry run changes nothing and
-    reports what would be written.
+    reports what would be written or restored.
     """
     now = now or timezone.now()
     root = Path(root).resolve(strict=True)
@@ -145,7 +153,119 @@ def write_back(
             report.add("failed", reflection, f"could not write the file: {exc.strerror or exc}")
         else:
             report.add("written", reflection, detail)
+    _restore(report, root=root, dry_run=dry_run, cycle=cycle, now=now)
     return report
+
+
+def _restore(
+    report: WriteBackReport,
+    *,
+    root: Path,
+    dry_run: bool,
+    cycle: ReviewCycle | int | None,
+    now: datetime,
+) -> None:
+    """Take the deprecation out of every file we wrote one into whose reflection is no longer
+    deprecated. A reflection whose imported text holds no deprecated_reason has nothing of ours
+    left (restored already, or edited by hand and imported since): it is not listed."""
+    written = ReflectionHistory.objects.filter(
+        change=ReflectionHistory.Change.CONTENT, actor_label=ACTOR_LABEL
+    )
+    # The texts the files held before each of our writes: a restore that gives one of them back
+    # is known to be byte for byte what the author wrote.
+    before: dict[int, set[str]] = {}
+    for reflection_id, from_hash in written.values_list("reflection_id", "from_hash"):
+        before.setdefault(reflection_id, set()).add(from_hash)
+    # Quarantined text is for admins only, and a deprecated one keeps its file as it is.
+    candidates = Reflection.objects.filter(pk__in=written.values("reflection_id")).exclude(
+        state__in=[State.DEPRECATED, State.QUARANTINED]
+    )
+    if cycle is not None:
+        withdrawn = ReviewItem.objects.filter(cycle=cycle).exclude(verdict__in=DEPRECATING_VERDICTS)
+        candidates = candidates.filter(pk__in=withdrawn.values("reflection_id"))
+    for reflection in candidates.order_by("source_path", "id"):
+        if reflection.format not in RESTORERS:
+            continue
+        try:
+            keys = written_back_keys(reflection.original_text, fmt=reflection.format)
+        except WriteBackUnsupported as exc:
+            report.add("unsupported", reflection, exc.reason)
+            continue
+        if "deprecated_reason" not in keys:
+            continue
+        try:
+            detail = _restore_one(
+                reflection,
+                keys=keys,
+                before=before.get(reflection.pk, set()),
+                root=root,
+                dry_run=dry_run,
+                now=now,
+            )
+        except _Skip as skip:
+            report.add(skip.outcome, reflection, skip.detail)
+        except OSError as exc:
+            report.add("failed", reflection, f"could not write the file: {exc.strerror or exc}")
+        else:
+            report.add("restored", reflection, detail)
+
+
+def _restore_one(
+    reflection: Reflection,
+    *,
+    keys: dict[str, object],
+    before: set[str],
+    root: Path,
+    dry_run: bool,
+    now: datetime,
+) -> str:
+    path = resolve_source_file(root, reflection.source_path)
+    raw, text = _read_imported_text(path, reflection)
+    fmt = reflection.format
+    try:
+        new_text = restore_text(text, fmt=fmt, keep=())
+        # `archived: true` the author wrote before us stays: keeping it must give back exactly
+        # a text the file held before a write-back, or every key goes.
+        if content_hash(new_text) not in before and keys.get("archived") is True:
+            kept = restore_text(text, fmt=fmt, keep=("archived",))
+            if content_hash(kept) in before:
+                new_text = kept
+        left = written_back_keys(new_text, fmt=fmt)
+    except WriteBackUnsupported as exc:
+        raise _Skip("unsupported", exc.reason) from None
+    if new_text == text:
+        raise _Skip("up_to_date", "no write-back keys to remove")
+    removed = [k for k in KEYS if k in keys and k not in left]
+    detail = "removed " + ", ".join(removed)
+    if content_hash(new_text) in before:
+        detail += " (the text as it was before write-back)"
+    new_raw = _encode_like(raw, new_text)
+    _check_importer_reads(new_raw, new_text, reflection, reasons=("",), now=now)
+    if dry_run:
+        return detail
+
+    new_hash = content_hash(new_text)
+    with transaction.atomic():
+        # The row as we read it: an import, a redaction or a new verdict in between wins.
+        updated = Reflection.objects.filter(
+            pk=reflection.pk, content_hash=reflection.content_hash, state=reflection.state
+        ).update(content_hash=new_hash, original_text=new_text, updated_at=now)
+        if not updated:
+            raise _Skip("changed_since_import", "the reflection changed while restoring")
+        ReflectionHistory.objects.create(
+            reflection_id=reflection.pk,
+            at=now,
+            change=ReflectionHistory.Change.CONTENT,
+            actor=None,
+            actor_label=ACTOR_LABEL,
+            from_state=reflection.state,
+            to_state=reflection.state,
+            reason=f"review deprecation withdrawn, {detail} in {reflection.source_path}",
+            from_hash=reflection.content_hash,
+            to_hash=new_hash,
+        )
+        _replace_if_unchanged(path, expected=raw, data=new_raw)
+    return detail
 
 
 def _write_one(item: ReviewItem, *, root: Path, dry_run: bool, now: datetime) -> str:
@@ -167,7 +287,7 @@ def _write_one(item: ReviewItem, *, root: Path, dry_run: bool, now: datetime) ->
     if new_text == text:
         raise _Skip("up_to_date", deprecation.describe())
     new_raw = _encode_like(raw, new_text)
-    _check_importer_reads(new_raw, new_text, reflection, deprecation, now=now)
+    _check_importer_reads(new_raw, new_text, reflection, reasons=("", deprecation.reason), now=now)
     if dry_run:
         return deprecation.describe()
 
@@ -252,9 +372,10 @@ def _encode_like(raw: bytes, text: str) -> bytes:
 
 
 def _check_importer_reads(
-    data: bytes, text: str, reflection: Reflection, deprecation: Deprecation, *, now: datetime
+    data: bytes, text: str, reflection: Reflection, *, reasons: tuple[str, ...], now: datetime
 ) -> None:
-    """Never write a file the next import would reject or read as another format."""
+    """Never write a file the next import would reject, read as another format, or read with
+    a deprecated_reason other than one of `reasons`."""
     fmt = detect_format(reflection.source_path, data[:HEAD_BYTES])
     parsed = (
         parse_text(text, fmt=fmt, source_path=reflection.source_path, now=now)
@@ -266,12 +387,12 @@ def _check_importer_reads(
         problem = f"it would be read as {fmt or 'no known format'}, not {reflection.format}"
     elif len(parsed) != 1 or not isinstance(parsed[0], ParsedReflection):
         problem = parsed[0].reason if parsed else "it would hold no reflection"
-    elif parsed[0].deprecated_reason not in ("", deprecation.reason):
+    elif parsed[0].deprecated_reason not in reasons:
         problem = f"it would declare the reason {parsed[0].deprecated_reason!r}"
     if problem:
         raise _Skip(
             "unsupported",
-            f"the importer cannot read the written-back file yet ({problem}); "
+            f"the importer could not read the file as edited ({problem}); "
             "the file was left as it is",
         )
 

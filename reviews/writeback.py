@@ -5,12 +5,16 @@ Every writer edits the text in place rather than re-serialising it: other keys, 
 comments and the file's indentation stay as the author wrote them. Each result is parsed again
 and compared with what it must hold before it is returned, and writing back twice gives the
 same text as writing back once.
+
+Restoring (a verdict undone or changed to keep) is the inverse: `restore_text` removes the keys
+write-back adds and nothing else, and restoring twice gives the same text as restoring once.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import yaml
@@ -333,6 +337,142 @@ def _top_level_members(text: str) -> tuple[list[_Member], int, int]:
         i = _skip_whitespace(text, i + 1)  # past ","
 
 
+# --------------------------------------------------------------------------- restoring
+
+
+def written_back_keys(text: str, *, fmt: str) -> dict[str, object]:
+    """The write-back keys (deprecated_reason, archived, duplicate_of) the text holds now, with
+    their values: what `restore_text` would remove."""
+    if fmt == FORMAT_EPISODIC:
+        current = _load_json_object(text)
+    elif fmt in (FORMAT_FRONTMATTER, FORMAT_PROTOCOL):
+        lines = text.split("\n")
+        end = _front_matter_end(lines, protocol=fmt == FORMAT_PROTOCOL)
+        current = _load_front_matter(lines[1:end]) if end else {}
+    else:
+        raise WriteBackUnsupported(unsupported_reason(fmt))
+    return {key: current[key] for key in KEYS if key in current}
+
+
+def restore_markdown(text: str, keep: Iterable[str] = ()) -> str:
+    """Front-matter Markdown: delete the lines of the write-back keys (but those in `keep`) from
+    the front matter, every other line as it is. The inverse of `write_back_markdown` when the
+    keys were added by it rather than edited in place."""
+    lines = text.split("\n")
+    end = _front_matter_end(lines, protocol=False)
+    if not end:
+        return text
+    edited = _without_keys(lines[1:end], keep)
+    return text if edited is None else "\n".join(["---", *edited, *lines[end:]])
+
+
+def restore_protocol(text: str, keep: Iterable[str] = ()) -> str:
+    """Reflexion-protocol Markdown: the leading block write-back added goes as a whole once it
+    would hold nothing else; the file is again the plain protocol file it was."""
+    lines = text.split("\n")
+    end = _front_matter_end(lines, protocol=True)
+    if not end:
+        return text
+    current = _load_front_matter(lines[1:end])
+    unknown = [str(k) for k in current if k not in KEYS]
+    if unknown:
+        raise WriteBackUnsupported(
+            "the front matter of a protocol file holds keys write-back never writes ("
+            + ", ".join(unknown)
+            + "); remove the deprecation by hand"
+        )
+    edited = _without_keys(lines[1:end], keep)
+    if edited is None:
+        return text
+    if not _load_front_matter(edited):
+        return "\n".join(lines[end + 1 :])
+    return "\n".join(["---", *edited, *lines[end:]])
+
+
+def restore_frontmatter(text: str, keep: Iterable[str] = ()) -> str:
+    return restore_markdown(text, keep)
+
+
+def restore_episodic(text: str, keep: Iterable[str] = ()) -> str:
+    """Episodic-memory JSON: the write-back members (but those in `keep`) leave the top-level
+    object with the separator before them; every other byte stays where it was."""
+    current = _load_json_object(text)
+    remove = [k for k in KEYS if k in current and k not in keep]
+    if not remove:
+        return text
+    members, _, _ = _top_level_members(text)
+    for key in KEYS:
+        if sum(m.key == key for m in members) > 1:
+            raise WriteBackUnsupported(f"the key {key!r} appears more than once")
+    result = text
+    for key in remove:  # one at a time: each removal moves the members after it
+        members, opening, closing = _top_level_members(result)
+        index = next(i for i, m in enumerate(members) if m.key == key)
+        member = members[index]
+        if index > 0:  # from the end of the previous value, so its comma goes too
+            start, end = members[index - 1].value_end, member.value_end
+        elif len(members) > 1:
+            start, end = member.key_start, members[1].key_start
+        else:
+            start, end = opening + 1, closing
+        result = result[:start] + result[end:]
+
+    expected = {k: v for k, v in current.items() if k not in remove}
+    after = json.loads(result)
+    if not _same(after, expected) or list(after) != list(expected):
+        raise WriteBackUnsupported("the JSON could not be edited safely; remove the keys by hand")
+    return result
+
+
+def _front_matter_end(lines: list[str], *, protocol: bool) -> int:
+    """The index of the line closing a front matter opened on line 1, or 0 when there is none.
+    A protocol file's block closes on `---` only, like the importer reads it."""
+    if lines[0].rstrip() != "---":
+        return 0
+    closing = ("---",) if protocol else ("---", "...")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in closing), None)
+    if end is None:
+        raise WriteBackUnsupported("the front matter opened on line 1 is never closed")
+    return end
+
+
+def _without_keys(front: list[str], keep: Iterable[str]) -> list[str] | None:
+    """The front matter lines without the entries of the write-back keys not in `keep`, checked
+    by parsing them again; None when there is nothing to remove."""
+    current = _load_front_matter(front)
+    kept = set(keep)
+    remove = [k for k in KEYS if k in current and k not in kept]
+    if not remove:
+        return None
+    dropped: set[int] = set()
+    for key in remove:
+        for start, stop in _entries(front, key):
+            dropped.update(range(start, stop))
+    edited = [line for i, line in enumerate(front) if i not in dropped]
+    expected = {k: v for k, v in current.items() if k not in remove}
+    try:
+        after = _load_front_matter(edited)
+    except WriteBackUnsupported:
+        after = None
+    if after is None or not _same(after, expected) or list(after) != list(expected):
+        raise WriteBackUnsupported(
+            "the front matter is laid out in a way this edit cannot change safely "
+            "(a flow mapping or a multi-line value); remove these keys by hand: "
+            + ", ".join(remove)
+        )
+    return edited
+
+
+def _load_json_object(text: str) -> dict:
+    try:
+        current = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise WriteBackUnsupported(f"the file is not valid JSON ({exc})") from None
+    if not isinstance(current, dict):
+        raise WriteBackUnsupported("the file does not hold one JSON object")
+    return current
+
+
 # --------------------------------------------------------------------------- dispatch
 
 WRITERS = {
@@ -358,3 +498,22 @@ def write_back_text(text: str, *, fmt: str, deprecation: Deprecation) -> str:
     if writer is None:
         raise WriteBackUnsupported(unsupported_reason(fmt))
     return writer(text, deprecation)
+
+
+RESTORERS = {
+    FORMAT_PROTOCOL: restore_protocol,
+    FORMAT_FRONTMATTER: restore_frontmatter,
+    FORMAT_EPISODIC: restore_episodic,
+}
+
+
+def restore_text(text: str, *, fmt: str, keep: Iterable[str] = ()) -> str:
+    """The text of a reflection file of format `fmt` without the keys write-back adds
+    (deprecated_reason, archived, duplicate_of; those named in `keep` stay): what the file said
+    before a deprecation was written back, when write-back added the keys rather than edited
+    them. Text holding none of them comes back unchanged, so restoring twice is restoring once.
+    """
+    restorer = RESTORERS.get(fmt)
+    if restorer is None:
+        raise WriteBackUnsupported(unsupported_reason(fmt))
+    return restorer(text, keep)

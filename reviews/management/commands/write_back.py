@@ -1,4 +1,5 @@
-"""Write review deprecations back into the reflection files under a workspace root."""
+"""Write review deprecations back into the reflection files under a workspace root, and take
+them out again where the verdict was undone or changed to keep."""
 
 from json import dumps as json_dumps
 from pathlib import Path
@@ -17,11 +18,14 @@ _ADVICE = {
     "failed": "the original file is intact",
 }
 
+_DRY_RUN_LABELS = {"written": "Would write", "restored": "Would restore"}
+
 
 class Command(BaseCommand):
     help = (
         "Write every review deprecation (deprecated_reason, archived: true, duplicate_of) into "
-        "its source file under --root, the workspace root holding memory/ and .aiwg/."
+        "its source file under --root, the workspace root holding memory/ and .aiwg/, and "
+        "remove those keys again from files whose reflection is no longer deprecated."
     )
 
     def add_arguments(self, parser):
@@ -44,17 +48,17 @@ class Command(BaseCommand):
                 self.style.WARNING(f"{root} holds no memory/ or .aiwg/: is it the workspace root?")
             )
         counts = report.counts
-        verb = "would be written" if dry_run else "written"
-        summary = ", ".join(
-            f"{counts[o]} {verb if o == 'written' else OUTCOME_LABELS[o]}" for o in OUTCOMES
-        )
+        verbs = {o: f"would be {o}" if dry_run else o for o in ("written", "restored")}
+        summary = ", ".join(f"{counts[o]} {verbs.get(o, OUTCOME_LABELS[o])}" for o in OUTCOMES)
         heading = "Write-back (dry run, nothing changed)" if dry_run else "Write-back"
         self.stdout.write(f"{heading}: {summary}")
         for outcome in OUTCOMES:
             entries = report.entries[outcome]
             if not entries:
                 continue
-            label = "Would write" if dry_run and outcome == "written" else OUTCOME_LABELS[outcome]
+            label = OUTCOME_LABELS[outcome]
+            if dry_run and outcome in _DRY_RUN_LABELS:
+                label = _DRY_RUN_LABELS[outcome]
             advice = _ADVICE.get(outcome)
             self.stdout.write(f"{label.capitalize()}" + (f" ({advice}):" if advice else ":"))
             for entry in entries:
