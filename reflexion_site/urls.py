@@ -13,5 +13,9 @@ urlpatterns = [
     path("quarantine/", include("reflections.urls_quarantine")),
     path("reviews/", include("reviews.urls")),
     path("deprecations/", include("reviews.urls_export")),
+    path("ratings/", include("reviews.urls_ratings")),
+    path("calibration/", include("reviews.urls_calibration")),
+    path("quality/", include("reviews.urls_quality")),
+    path("agreement/", include("reviews.urls_agreement")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,5 @@
+"""URL map: quality pages of the quality rubric."""
+
+app_name = "quality"
+
+urlpatterns: list = []
