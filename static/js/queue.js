@@ -3,8 +3,11 @@
 (function () {
   "use strict";
 
+  // Keys are text only in fields that take text; a focused neighbour radio still takes keys.
   function typing(target) {
-    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+    if (!target) return false;
+    if (target.tagName === "INPUT") return !/^(radio|checkbox|button|submit)$/.test(target.type);
+    return target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName);
   }
 
   function item() { return document.getElementById("queue-item"); }
