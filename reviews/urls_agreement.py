@@ -1,5 +1,11 @@
 """URL map: agreement pages of the quality rubric."""
 
+from django.urls import path
+
+from . import views_agreement
+
 app_name = "agreement"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views_agreement.agreement_page, name="page"),
+]
