@@ -129,6 +129,8 @@ def normalise_text(raw: bytes) -> str:
             "re-save the file as UTF-8",
             line=line,
         ) from None
+    if not text.strip():  # a byte-order mark and nothing else
+        raise ParseError("the file is empty")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -331,3 +331,8 @@ def test_symlinked_workspace_argument_resolves_to_the_same_paths(ws, tmp_path):
     alias = tmp_path / "alias"
     os.symlink(ws, alias)
     assert source_paths(found(alias)) == source_paths(found(ws))
+
+
+def test_a_file_holding_only_a_byte_order_mark_is_empty():
+    with pytest.raises(ParseError, match="the file is empty"):
+        normalise_text(b"\xef\xbb\xbf\n")
