@@ -1,0 +1,79 @@
+"""The demo's calibration set: 30 reflections spread across departments and kinds, gold from
+the text heuristic documented in reviews.services_calibration (idempotent)."""
+
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from reviews.models import CRITERIA, CalibrationSet
+from reviews.services_calibration import (
+    CALIBRATION_SIZE,
+    active_set,
+    seed_demo_calibration,
+)
+from reviews.services_rubric import ensure_rubric
+
+ADMIN = "admin-demo"
+
+
+class Command(BaseCommand):
+    help = (
+        f"Build and activate the demo calibration set ({CALIBRATION_SIZE} reflections, gold "
+        "from a text heuristic); does nothing when a set is already active."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, **options):
+        rubric = ensure_rubric()
+        existing = active_set()
+        if existing is not None:
+            self._report(existing, created=False, rubric=rubric, as_json=options["json"])
+            return
+        admin = get_user_model().objects.filter(username=ADMIN).first()
+        built = seed_demo_calibration(user=admin)
+        if built is None:
+            raise CommandError(
+                f"fewer than {CALIBRATION_SIZE} non-quarantined reflections: import the demo first"
+            )
+        self._report(built, created=True, rubric=rubric, as_json=options["json"])
+
+    def _report(self, calibration_set: CalibrationSet, *, created, rubric, as_json) -> None:
+        items = list(
+            calibration_set.items.select_related("reflection__department").prefetch_related("gold")
+        )
+        if as_json:
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "set": calibration_set.name,
+                        "created": created,
+                        "rubric": rubric.version,
+                        "items": [
+                            {
+                                "reflection": i.reflection.source_path,
+                                **{g.criterion: g.level for g in i.gold.all()},
+                            }
+                            for i in items
+                        ],
+                    }
+                )
+            )
+            return
+        if not created:
+            self.stdout.write(f"{calibration_set.name} is already active; nothing to do.")
+            return
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Built {calibration_set.name}: {len(items)} items (rubric v{rubric.version})."
+            )
+        )
+        for i in items:
+            gold = {g.criterion: g.level for g in i.gold.all()}
+            levels = " ".join(f"{c[:4]}={gold[c]:g}" for c in CRITERIA)
+            self.stdout.write(
+                f"  {i.position:>2} {i.reflection.department.slug:<16} "
+                f"{i.reflection.kind:<9} {levels}  {i.reflection.source_path}"
+            )
