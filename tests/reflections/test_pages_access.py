@@ -179,17 +179,26 @@ def test_the_admin_link_is_only_for_admins(client, role, has_admin_link):
 
     nav = [a.get_text(strip=True) for a in soup_of(client.get(LIST_URL)).select(".mainnav a")]
 
-    pages = ["Reflections", "Memory health", "Retention", "Quarterly review"]
-    assert nav == ([*pages, "Quarantine", "Admin"] if has_admin_link else pages)
+    pages = ["Reflections", "Memory health", "Retention", "Quarterly review", "Rating"]
+    if has_admin_link:
+        assert nav == [*pages, "Calibration", "Agreement", "Quarantine", "Admin"]
+    else:
+        assert nav == [*pages, "Agreement"]
 
 
-@pytest.mark.parametrize(("role", "sees_reviews"), [("reviewer", True), ("rater", False)])
-def test_the_review_link_is_for_reviewers_and_managers(client, role, sees_reviews):
+@pytest.mark.parametrize(
+    ("role", "links"),
+    [
+        ("reviewer", ["Reflections", "Memory health", "Retention", "Quarterly review"]),
+        ("rater", ["Reflections", "Memory health", "Retention", "Rating", "Calibration"]),
+    ],
+)
+def test_reviewers_and_raters_see_the_links_of_their_work(client, role, links):
     signed_in(client, role)
 
     nav = [a.get_text(strip=True) for a in soup_of(client.get(LIST_URL)).select(".mainnav a")]
 
-    assert ("Quarterly review" in nav) == sees_reviews
+    assert nav == links
 
 
 def test_the_header_shows_who_is_signed_in_and_their_roles(client):
