@@ -17,5 +17,6 @@ urlpatterns = [
     path("calibration/", include("reviews.urls_calibration")),
     path("quality/", include("reviews.urls_quality")),
     path("agreement/", include("reviews.urls_agreement")),
+    path("insights/", include("insights.urls")),
     path("admin/", admin.site.urls),
 ]
