@@ -23,6 +23,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+# The decay decision over raw events, as DECAY_SQL was before the rollup (no writes).
+RAW_EVENTS_DECISION = """
+WITH agg AS (
+    SELECT reflection_id,
+           SUM(CASE WHEN retrieved_at >= %(end)s::timestamptz - interval '30 days'
+                    THEN 1 ELSE 0 END) AS n_window,
+           MAX(retrieved_at) AS last_retrieved
+    FROM reflections_retrievalevent
+    WHERE retrieved_at < %(end)s
+    GROUP BY reflection_id
+)
+SELECT r.id, CASE
+           WHEN r.created_at < %(created_before)s AND COALESCE(a.n_window, 0) = 0 THEN 'archived'
+           WHEN a.last_retrieved >= %(end)s::timestamptz - interval '7 days'
+                AND a.n_window >= %(min_retrievals)s THEN 'promoted'
+           ELSE 'active' END
+FROM reflections_reflection r LEFT JOIN agg a ON a.reflection_id = r.id
+WHERE r.state NOT IN ('deprecated', 'quarantined')
+"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", default="reflexion_bench")
@@ -43,43 +64,34 @@ def main() -> None:
 
     from reflections.models import Reflection, RetrievalEvent
     from reflections.policies import DEFAULT_CONFIG
-    from reflections.services_policies import DECAY_SQL, apply_policies, decay_decisions
+    from reflections.services_policies import apply_policies, decay_params, decay_sql
 
     call_command("migrate", verbosity=0)
     print(f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events")
     # The baseline is what any implementation must do: decide every state in SQL and write
     # the changed ones, as one UPDATE (no reasons, no history, no salience).
-    decided = DECAY_SQL.format(
-        events="reflections_retrievalevent", reflections="reflections_reflection", where=""
-    )
     baseline_sql = (
-        f"UPDATE reflections_reflection SET state = d.to_state FROM ({decided}) d "
+        f"UPDATE reflections_reflection SET state = d.to_state FROM ({decay_sql()}) d "
         "WHERE reflections_reflection.id = d.id AND d.to_state <> d.from_state"
     )
-    ours, plain = [], []
+    # For reference, the same decision as it was before the daily rollup: every raw event.
+    raw_decision = RAW_EVENTS_DECISION
+    ours, plain, decided, raw = [], [], [], []
     for _ in range(args.runs):
         with transaction.atomic():
             Reflection.objects.filter(state__in=["archived", "promoted"]).update(
                 state="active", retention_archived_at=None
             )
-        # Same parameters decay_decisions would pass.
-        decay_decisions(as_of=args.as_of, config=DEFAULT_CONFIG)  # warm caches
-        from reflections.services_policies import _param, boundaries
-
-        b = boundaries(args.as_of, DEFAULT_CONFIG)
-        params = {
-            "end": _param(b.end),
-            "promote_since": _param(b.promote_window_since),
-            "idle_since": _param(b.idle_since),
-            "recent_since": _param(b.recent_since),
-            "created_before": _param(b.created_before),
-            "min_retrievals": DEFAULT_CONFIG.promote_min_retrievals,
-            "active": "active",
-            "promoted": "promoted",
-            "archived": "archived",
-            "deprecated": "deprecated",
-            "quarantined": "quarantined",
-        }
+        params = decay_params(args.as_of, DEFAULT_CONFIG)
+        with connection.cursor() as cursor:  # warm caches
+            cursor.execute(decay_sql(), params)
+            cursor.fetchall()
+        for sql, times in ((decay_sql(), decided), (raw_decision, raw)):
+            started = time.perf_counter()
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                cursor.fetchall()
+            times.append(time.perf_counter() - started)
         with transaction.atomic():
             started = time.perf_counter()
             with connection.cursor() as cursor:
@@ -89,10 +101,17 @@ def main() -> None:
         started = time.perf_counter()
         run = apply_policies(as_of=args.as_of)
         ours.append(time.perf_counter() - started)
-        print(f"  plain SQL {plain[-1]:.2f} s · apply_policies {ours[-1]:.2f} s · {run.counts}")
+        print(
+            f"  plain SQL {plain[-1]:.2f} s · apply_policies {ours[-1]:.2f} s · "
+            f"decision alone: rollup {decided[-1]:.2f} s, raw events {raw[-1]:.2f} s · {run.counts}"
+        )
     ratio = statistics.median(ours) / statistics.median(plain)
     verdict = "ok" if ratio <= 3 else "ABOVE TARGET"
     print(f"apply_policies / plain SQL (medians): {ratio:.2f}  (target ≤ 3) {verdict}")
+    print(
+        "decay decision from raw events / from the rollup (medians): "
+        f"{statistics.median(raw) / statistics.median(decided):.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
-from django.db import connection
-from django.db.models import Count, F, Max, Q, QuerySet
-from django.db.models.functions import TruncWeek
+from django.db import connection, transaction
+from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce, TruncWeek
 
 from . import access
 from .models import (
@@ -17,11 +17,12 @@ from .models import (
     Kind,
     Reflection,
     ReflectionHistory,
-    RetrievalEvent,
+    RetrievalDay,
+    ScanFinding,
     State,
 )
-from .policies import DEFAULT_CONFIG, STICKY_STATES, PolicyConfig, boundaries, decay_state
-from .services_policies import decay_decisions, decay_reason, retention_candidates
+from .policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
+from .services_policies import decay_reason, decay_transitions, retention_candidates
 
 HEALTH_WEEKS = 12
 RETRIEVAL_WINDOW_DAYS = 30
@@ -200,24 +201,17 @@ def active_set_by_week(week_ends: list[datetime], department_ids: list[int] | No
 def _next_run_transitions(
     as_of: date, department_ids: list[int] | None, config: PolicyConfig
 ) -> list[Transition]:
-    decisions = decay_decisions(as_of=as_of, config=config, only_changes=True)
-    if department_ids is not None and decisions:
-        # decay_decisions covers every department; keep those of the departments shown.
-        in_scope = set(
-            Reflection.objects.filter(department_id__in=department_ids)
-            .exclude(state__in=STICKY_STATES)
-            .values_list("id", flat=True)
-        )
-        decisions = [d for d in decisions if d.reflection_id in in_scope]
+    by_transition = decay_transitions(
+        as_of=as_of, config=config, department_ids=department_ids, examples=CHANGE_EXAMPLES
+    )
     transitions: dict[tuple[str, str], Transition] = {}
     picked = []
-    for d in decisions:
-        t = transitions.setdefault((d.from_state, d.to_state), Transition(d.from_state, d.to_state))
-        t.count += 1
-        if len(t.examples) < CHANGE_EXAMPLES:
-            reason = decay_reason(d, as_of, config)
-            t.examples.append(ChangeExample(d.reflection_id, "", reason))
+    for (from_state, to_state), (count, examples) in by_transition.items():
+        t = Transition(from_state, to_state, count)
+        for d in examples:
+            t.examples.append(ChangeExample(d.reflection_id, "", decay_reason(d, as_of, config)))
             picked.append(d.reflection_id)
+        transitions[(from_state, to_state)] = t
     if picked:
         titles = dict(Reflection.objects.filter(pk__in=picked).values_list("id", "title"))
         for t in transitions.values():
@@ -238,8 +232,26 @@ def memory_health(
     """The memory health of ``departments`` (every department when ``all_departments``).
 
     A fixed number of queries whatever the data: states, weekly writes, active set, next-run
-    decisions (+ scope and example titles), cross-agent share, top retrieved.
+    decisions (+ example titles), cross-agent share, top retrieved (+ their titles).
     """
+    kwargs = dict(departments=departments, all_departments=all_departments, as_of=as_of)
+    if connection.vendor != "postgresql":
+        return _memory_health(**kwargs, config=config)
+    with transaction.atomic():
+        # These plans cost enough to be JIT-compiled, and compiling takes longer (~0.9 s for
+        # the decay decision at 100,000 reflections) than running them.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL jit = off")
+        return _memory_health(**kwargs, config=config)
+
+
+def _memory_health(
+    *,
+    departments: list[Department],
+    all_departments: bool,
+    as_of: date,
+    config: PolicyConfig,
+) -> MemoryHealth:
     department_ids = None if all_departments else [d.pk for d in departments]
     b = boundaries(as_of, config)
     reflections = _scoped(Reflection.objects.all(), department_ids)
@@ -280,33 +292,38 @@ def memory_health(
         for w, a in zip(week_starts, active, strict=True)
     ]
 
+    # Retrievals in the window come from the daily rollup: the window is whole UTC days, so
+    # the sums are exact, and they read ~30 days of rollup rows rather than raw events.
     window_start = b.end - timedelta(days=RETRIEVAL_WINDOW_DAYS)
-    events = _scoped(
-        RetrievalEvent.objects.filter(retrieved_at__gte=window_start, retrieved_at__lt=b.end),
-        department_ids,
-        "reflection__department_id",
+    days = _scoped(
+        RetrievalDay.objects.filter(day__gte=window_start.date(), day__lte=as_of), department_ids
     )
-    shares = events.aggregate(
-        total=Count("id"),
-        # An unknown author shares with nobody we could name: not counted as cross-agent.
-        cross=Count(
-            "id",
-            filter=Q(reflection__agent_id__isnull=False) & ~Q(agent_id=F("reflection__agent_id")),
-        ),
+    shares = days.aggregate(
+        total=Coalesce(Sum("retrievals"), 0), cross=Coalesce(Sum("cross_agent"), 0)
     )
-    top_rows = (
-        events.exclude(reflection__state=State.QUARANTINED)
-        .values_list(
-            "reflection_id",
-            "reflection__title",
-            "reflection__state",
-            "reflection__department__slug",
-            "reflection__agent__name",
-        )
-        .annotate(n=Count("id"))
+    # Rank by id first, then fetch the few rows shown: grouping by titles and names would
+    # join every rollup row of the window to its reflection, agent and department.
+    # Quarantined ones are excluded by id (a handful, through the state index): joining to
+    # check each row's state would scan the wide reflection table.
+    quarantined = Reflection.objects.filter(state=State.QUARANTINED).values("id")
+    ranked = list(
+        days.exclude(reflection_id__in=quarantined)
+        .values_list("reflection_id")
+        .annotate(n=Sum("retrievals"))
         .order_by("-n", "reflection_id")[:TOP_RETRIEVED]
     )
-    top = [TopReflection(r[0], r[1], r[2], r[3], r[4] or "", r[5]) for r in top_rows]
+    shown = {}
+    if ranked:
+        shown = {
+            row[0]: row
+            for row in Reflection.objects.filter(pk__in=[pk for pk, _ in ranked]).values_list(
+                "id", "title", "state", "department__slug", "agent__name"
+            )
+        }
+    top = [
+        TopReflection(pk, shown[pk][1], shown[pk][2], shown[pk][3], shown[pk][4] or "", n)
+        for pk, n in ranked
+    ]
 
     return MemoryHealth(
         as_of=as_of,
@@ -540,4 +557,18 @@ def reflection_policy(
         deprecated_entry=deprecated_entry,
         retrievals_in_window=stats.get("policy_window", 0),
         last_retrieved=last,
+    )
+
+
+# --------------------------------------------------------------------------- detail: findings
+
+
+def reflection_findings(reflection: Reflection) -> list[ScanFinding]:
+    """The scan findings of one reflection, oldest first, with who resolved them.
+
+    A finding stores where and what kind, never the matched value (models.ScanFinding), so
+    every field here is safe to show to anyone who may open the reflection.
+    """
+    return list(
+        reflection.findings.select_related("resolved_by").order_by("detected_at", "start", "id")
     )

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from . import bulk
-from .models import Reflection, ReflectionHistory, RetrievalEvent, State
+from .models import Reflection, ReflectionHistory, RetrievalDay, RetrievalEvent, State
 from .policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
 from .services import HISTORY_COLUMNS
 
@@ -73,41 +73,120 @@ def _tables() -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- decay
 
+# Counts come from the daily rollup (RetrievalDay): the windows are whole UTC days (policies
+# module docstring), so summing days is exact and reads ~30 days of rollup rows instead of
+# aggregating every raw event. Only two facts need a timestamp, and both are one index probe
+# on (reflection, retrieved_at): whether a retention-archived reflection was retrieved after
+# it was archived, and the last retrieval of the rows returned (the reason quotes its day).
 DECAY_SQL = """
 WITH agg AS (
     SELECT reflection_id,
-           SUM(CASE WHEN retrieved_at >= %(promote_since)s THEN 1 ELSE 0 END) AS n_window,
-           SUM(CASE WHEN retrieved_at >= %(idle_since)s THEN 1 ELSE 0 END) AS n_idle,
-           MAX(retrieved_at) AS last_retrieved
-    FROM {events}
-    WHERE retrieved_at < %(end)s
+           SUM(CASE WHEN day >= %(promote_since_day)s THEN retrievals ELSE 0 END) AS n_window,
+           SUM(CASE WHEN day >= %(idle_since_day)s THEN retrievals ELSE 0 END) AS n_idle,
+           MAX(day) AS last_day
+    FROM {rollup}
+    WHERE day >= %(window_since_day)s AND day <= %(as_of_day)s
     GROUP BY reflection_id
 ),
 decided AS (
     SELECT r.id, r.source_path, r.state AS from_state, r.created_at, r.retention_archived_at,
-           a.last_retrieved,
            COALESCE(a.n_window, 0) AS n_window,
            COALESCE(a.n_idle, 0) AS n_idle,
            CASE
                WHEN r.state = %(archived)s AND r.retention_archived_at IS NOT NULL
-                    AND (a.last_retrieved IS NULL
-                         OR a.last_retrieved <= r.retention_archived_at) THEN %(archived)s
+                    AND NOT EXISTS (
+                        SELECT 1 FROM {events} e
+                        WHERE e.reflection_id = r.id
+                          AND e.retrieved_at > r.retention_archived_at
+                          AND e.retrieved_at < %(end)s) THEN %(archived)s
                WHEN r.created_at < %(created_before)s AND COALESCE(a.n_idle, 0) = 0
                     THEN %(archived)s
-               WHEN a.last_retrieved >= %(recent_since)s
+               WHEN a.last_day >= %(recent_since_day)s
                     AND a.n_window >= %(min_retrievals)s THEN %(promoted)s
                ELSE %(active)s
            END AS to_state
     FROM {reflections} r
     LEFT JOIN agg a ON a.reflection_id = r.id
-    WHERE r.state NOT IN (%(deprecated)s, %(quarantined)s)
-)
-SELECT id, source_path, from_state, to_state, created_at, last_retrieved, n_window, n_idle,
-       retention_archived_at
-FROM decided
+    WHERE r.state NOT IN (%(deprecated)s, %(quarantined)s) {scope}
+){more}
+SELECT id, source_path, from_state, to_state, created_at,
+       (SELECT MAX(e.retrieved_at) FROM {events} e
+        WHERE e.reflection_id = picked.id AND e.retrieved_at < %(end)s) AS last_retrieved,
+       n_window, n_idle, retention_archived_at{columns}
+FROM {rows} picked
 {where}
 ORDER BY id
 """
+
+# What the health page shows of the next run: per transition its size and the first few
+# changes (by id), without bringing every change back to Python.
+TRANSITIONS_CTE = """,
+changed AS (
+    SELECT decided.*,
+           ROW_NUMBER() OVER (PARTITION BY from_state, to_state ORDER BY id) AS position,
+           COUNT(*) OVER (PARTITION BY from_state, to_state) AS transition_size
+    FROM decided
+    WHERE to_state <> from_state
+)"""
+
+
+def decay_params(as_of: date, config: PolicyConfig = DEFAULT_CONFIG) -> dict:
+    """DECAY_SQL's parameters: the boundaries of policies.boundaries, as instants and days."""
+    b = boundaries(as_of, config)
+
+    def day(moment: datetime):
+        return connection.ops.adapt_datefield_value(moment.date())  # all are midnights
+
+    return {
+        "end": _param(b.end),
+        "as_of_day": day(b.start),
+        "promote_since_day": day(b.promote_window_since),
+        "idle_since_day": day(b.idle_since),
+        "window_since_day": day(min(b.promote_window_since, b.idle_since, b.recent_since)),
+        "recent_since_day": day(b.recent_since),
+        "created_before": _param(b.created_before),
+        "min_retrievals": config.promote_min_retrievals,
+        **{s.name.lower(): s.value for s in State},
+    }
+
+
+def decay_sql(
+    *,
+    only_changes: bool = False,
+    department_ids: list[int] | None = None,
+    examples_per_transition: int | None = None,
+) -> str:
+    q = connection.ops.quote_name
+    reflections, events = _tables()
+    scope = ""
+    if department_ids is not None:
+        # Ids are integers from the database, never user text.
+        scope = (
+            "AND r.department_id IN ("
+            + ", ".join(str(int(i)) for i in department_ids or [-1])
+            + ")"
+        )
+    return DECAY_SQL.format(
+        events=events,
+        reflections=reflections,
+        rollup=q(RetrievalDay._meta.db_table),
+        scope=scope,
+        **(
+            {
+                "more": TRANSITIONS_CTE,
+                "rows": "changed",
+                "columns": ", transition_size",
+                "where": f"WHERE position <= {int(examples_per_transition)}",
+            }
+            if examples_per_transition is not None
+            else {
+                "more": "",
+                "rows": "decided",
+                "columns": "",
+                "where": "WHERE to_state <> from_state" if only_changes else "",
+            }
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -124,42 +203,51 @@ class DecayDecision:
 
 
 def decay_decisions(
-    *, as_of: date, config: PolicyConfig = DEFAULT_CONFIG, only_changes: bool = False
+    *,
+    as_of: date,
+    config: PolicyConfig = DEFAULT_CONFIG,
+    only_changes: bool = False,
+    department_ids: list[int] | None = None,
 ) -> list[DecayDecision]:
-    """What decay decides for every reflection it may touch (or only those it would change)."""
-    b = boundaries(as_of, config)
-    reflections, events = _tables()
-    sql = DECAY_SQL.format(
-        events=events,
-        reflections=reflections,
-        where="WHERE to_state <> from_state" if only_changes else "",
-    )
-    params = {
-        "end": _param(b.end),
-        "promote_since": _param(b.promote_window_since),
-        "idle_since": _param(b.idle_since),
-        "recent_since": _param(b.recent_since),
-        "created_before": _param(b.created_before),
-        "min_retrievals": config.promote_min_retrievals,
-        **{s.name.lower(): s.value for s in State},
-    }
+    """What decay decides for every reflection it may touch (or only those it would change),
+    in every department or only in ``department_ids``."""
+    sql = decay_sql(only_changes=only_changes, department_ids=department_ids)
+    params = decay_params(as_of, config)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return [
-        DecayDecision(
-            reflection_id=r[0],
-            source_path=r[1],
-            from_state=r[2],
-            to_state=r[3],
-            created_at=_aware(r[4]),
-            last_retrieved=_aware(r[5]),
-            retrievals_in_window=int(r[6]),
-            retrievals_in_idle_window=int(r[7]),
-            retention_archived_at=_aware(r[8]),
-        )
-        for r in rows
-    ]
+        return [_decision(r) for r in cursor.fetchall()]
+
+
+def _decision(r) -> DecayDecision:
+    return DecayDecision(
+        reflection_id=r[0],
+        source_path=r[1],
+        from_state=r[2],
+        to_state=r[3],
+        created_at=_aware(r[4]),
+        last_retrieved=_aware(r[5]),
+        retrievals_in_window=int(r[6]),
+        retrievals_in_idle_window=int(r[7]),
+        retention_archived_at=_aware(r[8]),
+    )
+
+
+def decay_transitions(
+    *,
+    as_of: date,
+    config: PolicyConfig = DEFAULT_CONFIG,
+    department_ids: list[int] | None = None,
+    examples: int = 10,
+) -> dict[tuple[str, str], tuple[int, list[DecayDecision]]]:
+    """(from, to) → (how many decay would change that way, the first ``examples`` by id)."""
+    sql = decay_sql(department_ids=department_ids, examples_per_transition=examples)
+    result: dict[tuple[str, str], tuple[int, list[DecayDecision]]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, decay_params(as_of, config))
+        for row in cursor.fetchall():
+            d = _decision(row)
+            result.setdefault((d.from_state, d.to_state), (int(row[9]), []))[1].append(d)
+    return result
 
 
 def decay_reason(d: DecayDecision, as_of: date, config: PolicyConfig) -> str:
@@ -350,10 +438,11 @@ def _days_since_sql(column: str) -> str:
     return f"(julianday(%(end)s) - julianday({column}))"
 
 
+# Retrievals up to the end of as_of, summed from the daily rollup (whole UTC days).
 SALIENCE_SQL = """
 WITH counts AS (
-    SELECT reflection_id, COUNT(*) AS n FROM {events}
-    WHERE retrieved_at < %(end)s GROUP BY reflection_id
+    SELECT reflection_id, SUM(retrievals) AS n FROM {rollup}
+    WHERE day <= %(as_of_day)s GROUP BY reflection_id
 ),
 ranked AS (
     SELECT r.id, PERCENT_RANK() OVER (
@@ -377,11 +466,17 @@ def apply_salience(
     changed. Mirrors policies.salience with the percentile from PERCENT_RANK() over
     retrievals per day since creation, per department, among reflections ≥ 14 days old."""
     b = boundaries(as_of, config)
-    reflections, events = _tables()
+    reflections, _ = _tables()
     sql = SALIENCE_SQL.format(
-        events=events, reflections=reflections, age=_days_since_sql("r.created_at")
+        rollup=connection.ops.quote_name(RetrievalDay._meta.db_table),
+        reflections=reflections,
+        age=_days_since_sql("r.created_at"),
     )
-    params = {"end": _param(b.end), "old_enough": _param(b.salience_created_before)}
+    params = {
+        "end": _param(b.end),
+        "as_of_day": connection.ops.adapt_datefield_value(as_of),
+        "old_enough": _param(b.salience_created_before),
+    }
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

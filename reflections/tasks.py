@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
+from django.db import transaction
 from django.tasks import TaskResultStatus, task
 from django.utils import timezone
 
@@ -19,12 +20,20 @@ def next_daily_run(now: datetime) -> datetime:
 
 @task
 def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dict:
-    """Apply decay and salience as of yesterday (UTC), then queue tomorrow's run."""
+    """Recount the retrieval rollup for the days decay reads, apply decay and salience as of
+    yesterday (UTC), then queue tomorrow's run."""
+    from .policies import DEFAULT_CONFIG as config
+    from .services import refresh_retrieval_rollup
     from .services_policies import apply_policies
 
     now = timezone.now()
     day = date.fromisoformat(as_of) if as_of else now.astimezone(UTC).date() - timedelta(days=1)
-    run = apply_policies(as_of=day)
+    # Imports keep the rollup exact; recounting the decay windows here means nothing written
+    # another way (the admin, a restore) can make decay read a drifted count.
+    window = max(config.idle_days, config.promote_window_days, config.promote_recent_days)
+    with transaction.atomic():
+        refresh_retrieval_rollup(since=day - timedelta(days=window - 1))
+        run = apply_policies(as_of=day)
     if reschedule:
         schedule_daily_policies(now=now)
     return {"as_of": day.isoformat(), "counts": run.counts}

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from reflections.models import Reflection, ReflectionHistory, State
 from reflections.policies import PolicyConfig, decay_state
+from reflections.services import refresh_retrieval_rollup
 from reflections.services_policies import (
     apply_decay,
     apply_policies,
@@ -37,6 +38,8 @@ def days_before(n: float) -> datetime:
 def retrieve(reflection, *moments: datetime) -> None:
     for moment in moments:
         RetrievalEventFactory(reflection=reflection, retrieved_at=moment)
+    # Decay counts from the daily rollup, which imports keep; factories write events only.
+    refresh_retrieval_rollup()
 
 
 def state_of(reflection) -> str:

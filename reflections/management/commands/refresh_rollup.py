@@ -1,0 +1,44 @@
+"""Rebuild the daily retrieval rollup (RetrievalDay) from the raw retrieval events."""
+
+import json
+import time
+from dataclasses import asdict
+from datetime import date
+
+from django.core.management.base import BaseCommand, CommandError
+
+from reflections.services import refresh_retrieval_rollup
+
+
+def _since(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"--since must be a date like 2026-05-31, not {value!r}") from None
+
+
+class Command(BaseCommand):
+    help = "Recount the per-day retrieval rollup from the events: every day, or from --since on."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--since", type=_since, help="only UTC days on or after this date")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print JSON for machines"
+        )
+
+    def handle(self, *args, since, as_json, **options):
+        started = time.perf_counter()
+        result = refresh_retrieval_rollup(since=since)
+        seconds = time.perf_counter() - started
+        if as_json:
+            self.stdout.write(
+                json.dumps(
+                    {"since": since and since.isoformat(), **asdict(result), "seconds": seconds}
+                )
+            )
+            return
+        scope = f"days from {since.isoformat()} on" if since else "every day"
+        self.stdout.write(
+            f"Retrieval rollup recounted for {scope} in {seconds:.1f} s: {result.rows:,} rows; "
+            f"{result.inserted:,} inserted, {result.updated:,} updated, {result.deleted:,} deleted"
+        )
