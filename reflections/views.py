@@ -84,7 +84,13 @@ def reflection_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "reflections/detail.html",
-        {"detail": detail, "reflection": reflection, "sections": sections, "withheld": withheld},
+        {
+            "detail": detail,
+            "reflection": reflection,
+            "sections": sections,
+            "withheld": withheld,
+            "findings": selectors_health.reflection_findings(reflection),
+        },
     )
 
 

@@ -362,6 +362,7 @@ def test_an_untouched_reflection_says_what_is_missing(manager_client, reflection
     page = soup_of(manager_client.get(detail_url(reflection)))
 
     assert [p.get_text(strip=True) for p in page.select(".panel .empty-state")] == [
+        "The scan found nothing unsafe.",
         "Never retrieved.",
         "Not injected into any reported task.",
         "No recorded changes.",
@@ -408,5 +409,6 @@ def test_the_query_count_does_not_grow_with_the_evidence(manager_client, finance
         ReflectionHistoryFactory(reflection=busy, actor=UserFactory())
 
     assert count_queries(manager_client, bare) == count_queries(manager_client, busy)
-    # session, user, roles, reflection, retrievals, their counts, injections, their counts, history
-    assert count_queries(manager_client, busy) <= 9
+    # session, user, roles, reflection, retrievals, their counts, injections, their counts,
+    # history, scan findings
+    assert count_queries(manager_client, busy) <= 10

@@ -8,6 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from django.urls import reverse
 
+from reflections.models import ScanFinding
 from reflections.policies import decay_state
 from reflections.selectors_health import archive_date
 from reflections.services_policies import retention_candidates
@@ -197,3 +198,87 @@ def test_an_agent_with_few_reflections_retains_all_of_them(manager_client, agent
 def test_salience_says_where_it_comes_from(manager_client, agent, fields, expected):
     r = ReflectionFactory(agent=agent, **fields)
     assert panel(manager_client, r)["Salience"] == expected
+
+
+# --------------------------------------------------------------------------- scan findings
+
+SECRET = "AKIAQ7RZK2X4PLMN3VWB"
+
+
+def findings_table(client, reflection) -> list[list[str]]:
+    response = client.get(reverse("reflections:detail", args=[reflection.pk]))
+    assert response.status_code == 200
+    page = BeautifulSoup(response.content, "html.parser")
+    return [
+        [" ".join(td.get_text(" ", strip=True).split()) for td in tr.find_all("td")][1:]
+        for tr in page.select("#findings tbody tr")
+    ]
+
+
+def finding(reflection, *, rule, category, summary, status="open", **resolution):
+    text = reflection.original_text
+    start = text.index(SECRET) if SECRET in text else 0
+    return ScanFinding.objects.create(
+        reflection=reflection,
+        content_hash=reflection.content_hash,
+        rule=rule,
+        category=category,
+        start=start,
+        end=start + len(SECRET),
+        summary=summary,
+        detected_at=datetime(2026, 11, 1, 9, tzinfo=UTC),
+        status=status,
+        **resolution,
+    )
+
+
+def test_a_released_reflection_lists_its_findings_and_how_they_were_resolved(manager_client, agent):
+    admin = UserFactory(username="sec-admin", roles=["admin"])
+    r = ReflectionFactory(agent=agent, original_text="Deploy with the staging key, see runbook.")
+    finding(
+        r,
+        rule="aws-access-key",
+        category="secret",
+        summary="AWS access key id (20 characters)",
+        status="dismissed",
+        resolved_by=admin,
+        resolved_at=datetime(2026, 11, 2, 10, tzinfo=UTC),
+        resolution_reason="a documented example key",
+    )
+
+    assert findings_table(manager_client, r) == [
+        [
+            "aws-access-key",
+            "secret",
+            "Dismissed",
+            "AWS access key id (20 characters)",
+            "Dismissed on 2026-11-02 by sec-admin: a documented example key",
+        ]
+    ]
+
+
+def test_a_quarantined_reflection_shows_its_findings_to_an_admin_never_the_value(client, agent):
+    r = ReflectionFactory(
+        agent=agent, state="quarantined", original_text=f"Use key {SECRET} for the upload."
+    )
+    finding(r, rule="aws-access-key", category="secret", summary="AWS access key id")
+    client.force_login(UserFactory(roles=["admin"]))
+
+    response = client.get(reverse("reflections:detail", args=[r.pk]))
+
+    assert findings_table(client, r) == [
+        ["aws-access-key", "secret", "Open", "AWS access key id", "open: awaiting an admin"]
+    ]
+    assert SECRET not in response.content.decode()
+
+
+def test_a_reflection_the_scan_found_nothing_in_says_so(manager_client, agent):
+    r = ReflectionFactory(agent=agent)
+
+    assert findings_table(manager_client, r) == []
+    page = BeautifulSoup(
+        manager_client.get(reverse("reflections:detail", args=[r.pk])).content, "html.parser"
+    )
+    assert page.select_one("#findings .empty-state").get_text(strip=True) == (
+        "The scan found nothing unsafe."
+    )
