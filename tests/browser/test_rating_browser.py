@@ -1,0 +1,464 @@
+"""Calibration and blind rating in a real browser: a new rater calibrates by keyboard, fails,
+recalibrates, passes, then rates two items of a manager's round, each swapped in with htmx,
+without ever seeing another rater's name, comment or levels."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.template.defaultfilters import floatformat
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from reviews.calibration import is_calibrated
+from reviews.models import (
+    CRITERIA,
+    LEVELS,
+    CalibrationAttempt,
+    CalibrationPolicy,
+    Rating,
+    RatingAssignment,
+    RatingRound,
+)
+from reviews.services_calibration import build_calibration_set
+from reviews.services_ratings import create_round, submit_rating
+from reviews.services_rubric import ensure_rubric
+from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
+
+CHROMIUM = Path("/usr/bin/chromium")
+PASSWORD = "correct horse battery staple"  # UserFactory's
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
+        reason="needs the system Chromium at /usr/bin/chromium",
+    ),
+]
+
+# Runs before any page script of every document. Violations go to the page's own list (as in
+# the other browser tests) and to Python, so none is lost when a redirect replaces the page.
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const violation = `${e.violatedDirective} ${e.blockedURI}`;
+  window.__cspViolations.push(violation);
+  if (window.__reportCspViolation) window.__reportCspViolation(violation);
+});
+"""
+
+CALIBRATION_TITLES = [
+    "Confirm the payee before paying",
+    "Split card fees before matching",
+    "Retry the bank export once",
+]
+ROUND_TITLES = ["Ask for the PO number first", "Check the region field before enrichment"]
+# Gold per calibration item, in CRITERIA order; every criterion varies across the items, so κ
+# is defined for each of them (a constant column makes κ undefined).
+GOLD = [
+    (1.0, 0.75, 0.25, 1.0),
+    (0.5, 0.0, 1.0, 0.25),
+    (0.0, 1.0, 0.5, 0.75),
+]
+# Deliberately far from gold: the mirror image (1 - gold), so κ is defined and negative.
+MIRRORED = [tuple(1.0 - level for level in levels) for levels in GOLD]
+
+OTHER_RATERS = ("bruno", "carla")
+# What bruno wrote on the item he shares with the new rater: never on the new rater's pages.
+BRUNO_COMMENT = "Bruno private note: the payee lesson is too vague"
+BRUNO_LEVELS = {"specificity": 0.25, "actionability": 0.25, "transferability": 0.5, "accuracy": 1}
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.csp_violations = []
+    page.expose_function("__reportCspViolation", lambda v: page.csp_violations.append(v))
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
+    page.console_messages = []
+    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def rubric():
+    return ensure_rubric()
+
+
+@pytest.fixture
+def policy():
+    policy = CalibrationPolicy.current()
+    policy.pass_kappa = 0.6
+    policy.require_each_quarter = False
+    policy.save()
+    return policy
+
+
+@pytest.fixture
+def support():
+    return DepartmentFactory(slug="support", name="Support")
+
+
+@pytest.fixture
+def calibration_set(support, rubric):
+    """Three reflections with gold levels (the service's size=None accepts any number)."""
+    agent = AgentFactory(name="support-bot", department=support)
+    admin = UserFactory(username="ada", roles=["admin"])
+    reflections = [ReflectionFactory(agent=agent, title=title) for title in CALIBRATION_TITLES]
+    return build_calibration_set(
+        name="Support calibration",
+        reflections_with_gold=[
+            (reflection, dict(zip(CRITERIA, gold, strict=True)))
+            for reflection, gold in zip(reflections, GOLD, strict=True)
+        ],
+        user=admin,
+        size=None,
+    )
+
+
+@pytest.fixture
+def round_reflections(support):
+    agent = AgentFactory(name="support-helper", department=support)
+    return [ReflectionFactory(agent=agent, title=title) for title in ROUND_TITLES]
+
+
+@pytest.fixture
+def rina():
+    return UserFactory(username="rina", roles=["rater"])
+
+
+def sign_in(page, live_server, username: str, to: str) -> None:
+    page.goto(f"{live_server.url}/login/?next={to}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{to}")
+
+
+def key_of(level: float) -> str:
+    """The key that picks a level: 1 for 0, 2 for 0.25 … 5 for 1."""
+    return str(LEVELS.index(level) + 1)
+
+
+def radio(page, criterion: str, level: float):
+    return page.locator(f'#criterion-{criterion} input[type=radio][data-key="{key_of(level)}"]')
+
+
+def first_radio(page, criterion: str):
+    return page.locator(f'#criterion-{criterion} input[type=radio][data-key="1"]')
+
+
+def pick_levels_by_keyboard(page, levels) -> None:
+    """Keys 1 to 5 on the focused criterion, Tab to the next; focus ends on the last level."""
+    expect(first_radio(page, CRITERIA[0])).to_be_focused()  # the page puts focus there
+    for n, (criterion, level) in enumerate(zip(CRITERIA, levels, strict=True)):
+        if n:
+            page.keyboard.press("Tab")
+            expect(first_radio(page, criterion)).to_be_focused()
+        page.keyboard.press(key_of(level))
+        expect(radio(page, criterion, level)).to_be_checked()
+        expect(radio(page, criterion, level)).to_be_focused()
+    for criterion, level in zip(CRITERIA, levels, strict=True):
+        expect(page.locator(f"#criterion-{criterion} input:checked")).to_have_count(1)
+        expect(radio(page, criterion, level)).to_be_checked()
+
+
+def rate_calibration_set(page, live_server, attempt: CalibrationAttempt, levels) -> None:
+    """Every item of the attempt by keyboard; Enter saves and swaps in the next item, and
+    after the last one the app sends the browser to the submit page."""
+    page.evaluate("window.__sameDocument = true")
+    item = page.locator("#calibration-item")
+    for position, item_levels in enumerate(levels, start=1):
+        expect(item).to_have_attribute("data-position", str(position))
+        expect(page.locator("#item-title")).to_have_text(CALIBRATION_TITLES[position - 1])
+        expect(page.locator(".queue-position")).to_contain_text(
+            f"Item {position} of {len(levels)} \N{MIDDLE DOT} {position - 1} rated"
+        )
+        expect(page).to_have_url(
+            f"{live_server.url}/calibration/attempts/{attempt.pk}/items/{position}/"
+        )
+        # Blind: no level is picked for the rater, and gold is nowhere on the page.
+        expect(page.locator("form.rating-form input:checked")).to_have_count(0)
+        expect(page.locator(".gold-level")).to_have_count(0)
+        pick_levels_by_keyboard(page, item_levels)
+        if position < len(levels):
+            page.keyboard.press("Enter")
+            expect(item).to_have_attribute("data-position", str(position + 1))
+            assert page.evaluate("window.__sameDocument") is True  # swapped in, not loaded
+        else:
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{live_server.url}/calibration/attempts/{attempt.pk}/submit/")
+    expect(page.locator("h1")).to_have_text("Submit your calibration")
+    stored = attempt.scores.count()
+    assert stored == len(levels) * len(CRITERIA)
+
+
+def submit_calibration(page, live_server, attempt: CalibrationAttempt) -> None:
+    # A plain form button: the submit page offers no key for it, so it is clicked.
+    page.click("#calibration-submit")
+    page.wait_for_url(f"{live_server.url}/calibration/attempts/{attempt.pk}/")
+
+
+def expect_results(page, attempt: CalibrationAttempt, given, *, passed: bool) -> None:
+    """The results page: the verdict, κ per criterion and pooled, each level beside gold."""
+    verdict = "passed" if passed else "not passed"
+    expect(page.locator("h1")).to_have_text(f"Your calibration: {verdict}")
+    for key in (*CRITERIA, "pooled"):
+        value = attempt.kappa[key]
+        assert value is not None, f"κ for {key} is undefined"
+        expect(page.locator(f'#kappa-table td[data-criterion="{key}"]')).to_have_text(
+            floatformat(value, 2)
+        )
+    for position, (mine, gold) in enumerate(zip(given, GOLD, strict=True), start=1):
+        rows = page.locator(f"#result-{position} table.result-table tbody tr")
+        expect(rows).to_have_count(len(CRITERIA))
+        for n, (my_level, gold_level) in enumerate(zip(mine, gold, strict=True)):
+            cells = rows.nth(n).locator("td")
+            expect(cells.nth(0)).to_have_text(f"{my_level:g}")
+            expect(cells.nth(1)).to_have_text(f"{gold_level:g}")
+            expect(rows.nth(n)).to_have_class(
+                re.compile(r"\bmatch\b" if my_level == gold_level else r"\bmismatch\b")
+            )
+
+
+def latest_attempt_of(user) -> CalibrationAttempt:
+    return CalibrationAttempt.objects.filter(rater=user).order_by("-started_at", "-id").first()
+
+
+def calibrated_rater(username: str, calibration_set, rubric):
+    """A rater who passed on the same set: a submitted attempt row, made directly."""
+    person = UserFactory(username=username, roles=["rater"])
+    now = timezone.now()
+    CalibrationAttempt.objects.create(
+        rater=person,
+        calibration_set=calibration_set,
+        rubric=rubric,
+        started_at=now,
+        submitted_at=now,
+        kappa=dict.fromkeys((*CRITERIA, "pooled"), 1.0),
+        exact=dict.fromkeys((*CRITERIA, "pooled"), 1.0),
+        pass_kappa=0.6,
+        passed=True,
+    )
+    assert is_calibrated(person)
+    return person
+
+
+def assert_blind(page) -> None:
+    """Nothing of the other raters is on the page: not their names, not bruno's comment."""
+    html = page.content().lower()
+    for username in OTHER_RATERS:
+        assert username not in html, f"{username} is named on {page.url}"
+    assert BRUNO_COMMENT.lower() not in html
+
+
+def assert_no_csp_violations(page) -> None:
+    assert page.evaluate("window.__cspViolations") == []
+    assert page.csp_violations == []  # every document of the story, not just this one
+    refused = [m for m in page.console_messages if "Content Security Policy" in m]
+    assert refused == []
+    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_rater_fails_calibration_recalibrates_passes_and_rates_two_items_blind(
+    page, live_server, rubric, policy, calibration_set, round_reflections, rina
+):
+    # --- 1. Not calibrated; a first attempt far from gold fails ------------------------------
+    sign_in(page, live_server, "rina", "/calibration/")
+    expect(page.locator("#status-title")).to_have_text("Not calibrated")
+    expect(page.locator(".page-head")).to_contain_text("at least 0.60")
+    # A plain form button: the status page has no key for it.
+    with page.expect_navigation():
+        page.click("#calibration-start")
+    first = latest_attempt_of(rina)
+    assert (first.calibration_set_id, first.rubric_id) == (calibration_set.pk, rubric.pk)
+    rate_calibration_set(page, live_server, first, MIRRORED)
+    assert_no_csp_violations(page)
+    submit_calibration(page, live_server, first)
+
+    first.refresh_from_db()
+    assert first.submitted_at is not None
+    assert first.passed is False
+    assert first.pass_kappa == 0.6
+    assert first.kappa["pooled"] < 0.6
+    expect(page.locator("#verdict-title")).to_have_text("Not passed yet")
+    expect_results(page, first, MIRRORED, passed=False)
+    assert not is_calibrated(rina)
+    assert_no_csp_violations(page)
+
+    # --- 2. Recalibrate: a fresh attempt exactly as gold passes ------------------------------
+    with page.expect_navigation():
+        page.click("#recalibrate")  # a form button on the results page; no key offered
+    second = latest_attempt_of(rina)
+    assert second.pk != first.pk
+    assert second.submitted_at is None
+    rate_calibration_set(page, live_server, second, GOLD)
+    assert_no_csp_violations(page)
+    submit_calibration(page, live_server, second)
+
+    second.refresh_from_db()
+    assert second.passed is True
+    assert second.kappa["pooled"] == pytest.approx(1.0)
+    expect(page.locator("#verdict-title")).to_have_text("You are calibrated")
+    expect(page.locator("#recalibrate")).to_have_count(0)
+    expect_results(page, second, GOLD, passed=True)
+    assert CalibrationAttempt.objects.filter(rater=rina).count() == 2
+    assert is_calibrated(rina)
+    assert_no_csp_violations(page)
+
+    page.goto(f"{live_server.url}/calibration/")
+    expect(page.locator("#status-title")).to_have_text("Calibrated")
+    expect(page.locator(".calibration-status")).to_contain_text("pooled κ 1.00")
+    history = page.locator("section[aria-labelledby=history-title] tbody tr")
+    expect(history).to_have_count(2)
+    expect(history.nth(0)).to_contain_text("passed")
+    expect(history.nth(1)).to_contain_text("not passed")
+    assert_no_csp_violations(page)
+
+    # --- 3. A manager's round: two items, rated blind, each swapped in ---------------------
+    others = [calibrated_rater(name, calibration_set, rubric) for name in OTHER_RATERS]
+    manager = UserFactory(username="mara", roles=["manager"])
+    rating_round = create_round(
+        name="2026Q3 support sample",
+        size=2,
+        raters=[rina, *others],
+        seed=7,
+        user=manager,
+        raters_per_item=3,
+    )
+    mine = list(
+        RatingAssignment.objects.filter(item__rating_round=rating_round, rater=rina)
+        .select_related("item__reflection")
+        .order_by("item__position")
+    )
+    assert len(mine) == 2
+    titles = [a.item.reflection.title for a in mine]
+    # bruno rates the first item before rina gets to it; nothing of that may reach her.
+    bruno_assignment = RatingAssignment.objects.get(item=mine[0].item, rater=others[0])
+    submit_rating(
+        assignment=bruno_assignment, user=others[0], levels=BRUNO_LEVELS, comment=BRUNO_COMMENT
+    )
+    assert Rating.objects.filter(assignment=bruno_assignment).count() == len(CRITERIA)
+
+    page.goto(f"{live_server.url}/ratings/")
+    expect(page.locator("#not-calibrated")).to_have_count(0)
+    row = page.locator("table.rating-rounds-mine tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("2026Q3 support sample")
+    expect(row).to_contain_text("0 / 2")
+    assert_blind(page)
+    # A link: the round list has no key for it.
+    with page.expect_navigation():
+        row.get_by_role("link", name="Rate").click()
+    expect(page).to_have_url(f"{live_server.url}/ratings/{rating_round.pk}/rate/")
+    page.evaluate("window.__sameDocument = true")
+
+    item = page.locator("#rate-item")
+    picked = [
+        (0.75, 0.5, 1.0, 0.25),  # with a comment
+        (0.0, 1.0, 0.5, 0.75),
+    ]
+    comment = "Clear trigger; the PO check is concrete."
+
+    # Item 1: levels by keys and Tab, Tab into the comment, Tab to the button, Enter.
+    expect(item).to_have_attribute("data-assignment", str(mine[0].pk))
+    expect(page.locator("#item-title")).to_have_text(titles[0])
+    expect(page.locator(".queue-position")).to_contain_text("Item 1 of 2 \N{MIDDLE DOT} 0 rated")
+    expect(page.locator("form.rating-form input:checked")).to_have_count(0)  # not bruno's
+    assert_blind(page)
+    pick_levels_by_keyboard(page, picked[0])
+    page.keyboard.press("Tab")
+    expect(page.locator("#rating-comment")).to_be_focused()
+    page.keyboard.type(comment)  # digits typed here are text, not levels
+    expect(page.locator("#rating-comment")).to_have_value(comment)
+    for criterion, level in zip(CRITERIA, picked[0], strict=True):
+        expect(radio(page, criterion, level)).to_be_checked()
+    page.keyboard.press("Tab")
+    expect(page.locator("#rating-save")).to_be_focused()
+    with page.expect_response(lambda r: f"/rate/{mine[0].pk}/" in r.url) as posted:
+        page.keyboard.press("Enter")
+    assert posted.value.status == 200
+    assert posted.value.request.headers.get("hx-request") == "true"
+
+    # Item 2 is swapped in without a page load.
+    expect(item).to_have_attribute("data-assignment", str(mine[1].pk))
+    expect(page.locator("#item-title")).to_have_text(titles[1])
+    expect(item.locator(".messages")).to_contain_text(
+        f"Rated \N{LEFT DOUBLE QUOTATION MARK}{titles[0]}\N{RIGHT DOUBLE QUOTATION MARK}. "
+        "Here is the next one."
+    )
+    expect(page.locator(".queue-position")).to_contain_text("Item 2 of 2 \N{MIDDLE DOT} 1 rated")
+    expect(page.locator("#rating-comment")).to_have_value("")
+    expect(page.locator("form.rating-form input:checked")).to_have_count(0)
+    expect(page).to_have_url(f"{live_server.url}/ratings/{rating_round.pk}/rate/")
+    assert page.evaluate("window.__sameDocument") is True
+    assert_blind(page)
+
+    # Item 2: levels only; Enter on the last level submits.
+    pick_levels_by_keyboard(page, picked[1])
+    with page.expect_response(lambda r: f"/rate/{mine[1].pk}/" in r.url) as posted:
+        page.keyboard.press("Enter")
+    assert posted.value.status == 200
+    expect(page.locator("#rate-done")).to_contain_text(
+        "All done. You have rated all 2 of your items in 2026Q3 support sample."
+    )
+    expect(item.locator(".messages")).to_contain_text(
+        f"Rated \N{LEFT DOUBLE QUOTATION MARK}{titles[1]}\N{RIGHT DOUBLE QUOTATION MARK}."
+    )
+    assert page.evaluate("window.__sameDocument") is True
+    assert_blind(page)
+    assert_no_csp_violations(page)
+
+    # The database: four ratings per submitted item, under the round's rubric version.
+    rating_round = RatingRound.objects.get(pk=rating_round.pk)
+    for assignment, levels in zip(mine, picked, strict=True):
+        assignment.refresh_from_db()
+        assert assignment.submitted_at is not None
+        ratings = Rating.objects.filter(assignment=assignment)
+        assert ratings.count() == len(CRITERIA)
+        assert dict(ratings.values_list("criterion", "level")) == dict(
+            zip(CRITERIA, levels, strict=True)
+        )
+        assert set(ratings.values_list("rubric_id", flat=True)) == {rating_round.rubric_id}
+        assert set(ratings.values_list("rater_id", "reflection_id", "source")) == {
+            (rina.pk, assignment.item.reflection_id, Rating.Source.ROUND)
+        }
+    assert [a.comment for a in mine] == [comment, ""]
+    assert Rating.objects.filter(rater=rina).count() == 2 * len(CRITERIA)
+    # bruno's ratings are untouched by rina's on the same item.
+    assert dict(
+        Rating.objects.filter(assignment=bruno_assignment).values_list("criterion", "level")
+    ) == {k: float(v) for k, v in BRUNO_LEVELS.items()}
+
+    # Her view of the round lists her items, not who else rates them.
+    page.goto(f"{live_server.url}/ratings/")
+    expect(page.locator("table.rating-rounds-mine tbody tr")).to_contain_text("2 / 2")
+    assert_blind(page)
+    page.goto(f"{live_server.url}/ratings/{rating_round.pk}/")
+    expect(page.locator("main")).to_contain_text(titles[0])
+    assert_blind(page)
+    assert_no_csp_violations(page)
