@@ -13,6 +13,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from reflections.models import Neighbour, Reflection
+from reflections.services import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
 from reviews.services import open_cycle
 from tests.factories import (
@@ -107,6 +108,7 @@ def lessons(sales) -> list[Reflection]:
 
 def open_queue(department, reviewer) -> ReviewCycle:
     """A 2026Q3 cycle whose every item is dealt to the one reviewer, ranks 1 to 4."""
+    refresh_retrieval_rollup()  # factories bypass the import that keeps it
     return open_cycle(department=department, quarter="2026Q3", reviewers=[reviewer])
 
 

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from reflections.models import Neighbour, Reflection
+from reflections.services import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
 from reviews.services import decide, open_cycle
 from tests.factories import (
@@ -66,6 +67,7 @@ def reflections(sales):
                 reflection=r, retrieved_at=datetime(2026, 6, 1, 0, minute, tzinfo=UTC)
             )
         made.append(r)
+    refresh_retrieval_rollup()  # factories bypass the import that keeps it
     return made
 
 

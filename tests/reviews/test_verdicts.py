@@ -10,6 +10,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from reflections.models import Reflection, ReflectionHistory
+from reflections.services import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewItem
 from reviews.services import Conflict, ReviewError, decide, open_cycle, undo
 from tests.factories import (
@@ -31,6 +32,7 @@ def make_cycle(*, states=("active", "archived", "promoted")):
             RetrievalEventFactory(
                 reflection=reflection, retrieved_at=datetime(2026, 6, 1, 0, minute, tzinfo=UTC)
             )
+    refresh_retrieval_rollup()  # factories bypass the import that keeps it
     cycle = open_cycle(department=sales, quarter="2026Q3", reviewers=[ana])
     return cycle, ana
 
