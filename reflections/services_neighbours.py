@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from . import bulk
-from .models import Department, Neighbour, Reflection, State
+from .models import Department, Neighbour, Reflection, ReflectionHistory, State
 from .similarity import DEFAULT_K, DEFAULT_THRESHOLD, document_text, nearest_neighbours
 
 NEIGHBOUR_COLUMNS = ("reflection_id", "neighbour_id", "similarity", "rank", "computed_at")
@@ -31,6 +31,28 @@ class DepartmentNeighbours:
             "neighbours": self.neighbours,
             "seconds": round(self.seconds, 3),
         }
+
+
+def stale_departments() -> list[str]:
+    """Departments whose texts changed since their neighbours were computed: a reflection was
+    created or its content changed, or one went into or out of quarantine (its text joins or
+    leaves the comparison). Decay and review verdicts change no text and do not count."""
+    computed = dict(
+        Neighbour.objects.values("reflection__department__slug")
+        .annotate(at=Max("computed_at"))
+        .values_list("reflection__department__slug", "at")
+    )
+    changed = (
+        ReflectionHistory.objects.filter(
+            Q(change__in=[ReflectionHistory.Change.CREATED, ReflectionHistory.Change.CONTENT])
+            | Q(from_state=State.QUARANTINED)
+            | Q(to_state=State.QUARANTINED)
+        )
+        .values("reflection__department__slug")
+        .annotate(at=Max("at"))
+        .values_list("reflection__department__slug", "at")
+    )
+    return sorted(slug for slug, at in changed if slug not in computed or at > computed[slug])
 
 
 def _departments(slugs: Iterable[str] | None) -> list[Department]:

@@ -21,9 +21,11 @@ def next_daily_run(now: datetime) -> datetime:
 @task
 def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dict:
     """Recount the retrieval rollup for the days decay reads, apply decay and salience as of
-    yesterday (UTC), then queue tomorrow's run."""
+    yesterday (UTC), recompute the neighbours of departments whose texts changed, then queue
+    tomorrow's run."""
     from .policies import DEFAULT_CONFIG as config
     from .services import refresh_retrieval_rollup
+    from .services_neighbours import refresh_neighbours, stale_departments
     from .services_policies import apply_policies
 
     now = timezone.now()
@@ -34,9 +36,15 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     with transaction.atomic():
         refresh_retrieval_rollup(since=day - timedelta(days=window - 1))
         run = apply_policies(as_of=day)
+    # Duplicate candidates for the review queue: only departments whose texts changed.
+    neighbours = refresh_neighbours(departments=stale_departments())
     if reschedule:
         schedule_daily_policies(now=now)
-    return {"as_of": day.isoformat(), "counts": run.counts}
+    return {
+        "as_of": day.isoformat(),
+        "counts": run.counts,
+        "neighbours": [d["department"] for d in neighbours["departments"]],
+    }
 
 
 def schedule_daily_policies(*, now: datetime | None = None):

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from reflections.models import Neighbour, State
-from reflections.services_neighbours import refresh_neighbours
+from reflections.models import Neighbour, ReflectionHistory, State
+from reflections.services_neighbours import refresh_neighbours, stale_departments
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +128,32 @@ def test_command_prints_json_for_machines(ops, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["neighbours"] == 2
     assert [d["department"] for d in summary["departments"]] == ["ops"]
+
+
+def history(reflection, change, *, at, from_state="", to_state=""):
+    ReflectionHistory.objects.create(
+        reflection=reflection, at=at, change=change, actor_label="import",
+        from_state=from_state, to_state=to_state,
+    )  # fmt: skip
+
+
+class TestWhichDepartmentsAreStale:
+    def test_a_department_never_computed_is_stale_once_it_has_texts(self, ops):
+        history(ops["original"], "created", at=datetime(2026, 11, 1, tzinfo=UTC))
+        assert stale_departments() == ["ops"]
+
+    def test_a_computed_department_is_fresh_until_a_text_changes(self, ops):
+        history(ops["original"], "created", at=datetime(2026, 11, 1, tzinfo=UTC))
+        refresh_neighbours()
+        assert stale_departments() == []
+        history(ops["other"], "content", at=datetime.now(UTC) + timedelta(seconds=1))
+        assert stale_departments() == ["ops"]
+
+    def test_decay_does_not_make_a_department_stale_but_quarantine_does(self, ops):
+        history(ops["original"], "created", at=datetime(2026, 11, 1, tzinfo=UTC))
+        refresh_neighbours()
+        later = datetime.now(UTC) + timedelta(seconds=1)
+        history(ops["other"], "state", at=later, from_state="active", to_state="archived")
+        assert stale_departments() == []
+        history(ops["other"], "state", at=later, from_state="active", to_state="quarantined")
+        assert stale_departments() == ["ops"]

@@ -43,6 +43,7 @@ def test_the_daily_run_applies_decay_and_queues_the_next_one():
     assert old.state == State.ARCHIVED
     assert ReflectionHistory.objects.filter(reflection=old, actor_label="policy:decay").exists()
     assert result["counts"]["decay:archived"] == 1
+    assert result["neighbours"] == []  # no text was created or changed through an import
     assert (
         DBTaskResult.objects.filter(task_path="reflections.tasks.run_daily_policies").count() == 1
     )
