@@ -1,5 +1,13 @@
 """URL map of the managers' insights pages."""
 
+from django.urls import path
+
+from . import views
+
 app_name = "insights"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.overview, name="overview"),
+    path("learning/", views.learning, name="learning"),
+    path("usefulness/", views.usefulness, name="usefulness"),
+]

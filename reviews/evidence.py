@@ -138,8 +138,6 @@ def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> L
         .order_by()
     )
     injected_by_week = {_as_date(r["week"]): (r["tasks"], r["successes"]) for r in injected}
-    n_injected = sum(tasks for tasks, _ in injected_by_week.values())
-    n_injected_ok = sum(ok for _, ok in injected_by_week.values())
     department = {}
     if injected_by_week:
         rows = (
@@ -150,6 +148,20 @@ def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> L
             .order_by()
         )
         department = {_as_date(r["week"]): (r["tasks"], r["successes"]) for r in rows}
+    return week_weighted_lift(injected_by_week, department, min_tasks=min_tasks)
+
+
+def week_weighted_lift(
+    injected_by_week: dict[date, tuple[int, int]],
+    department_by_week: dict[date, tuple[int, int]],
+    *,
+    min_tasks: int = DEFAULT_MIN_TASKS,
+) -> Lift:
+    """The lift from weekly (tasks, successes) counts: the injected tasks', and the
+    department's in the same ISO weeks (injection_lift; also the insights lift table)."""
+    department = department_by_week
+    n_injected = sum(tasks for tasks, _ in injected_by_week.values())
+    n_injected_ok = sum(ok for _, ok in injected_by_week.values())
     weeks = [department.get(w, (0, 0)) for w in injected_by_week]
     lift = Lift(
         injected_tasks=n_injected,

@@ -1,0 +1,194 @@
+"""The insights pages: who may see them, their tables, CSV downloads and query counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from bs4 import BeautifulSoup
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import (
+    AgentFactory,
+    DepartmentFactory,
+    ReflectionFactory,
+    RetrievalEventFactory,
+    TaskInjectionFactory,
+    TaskRunFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ("insights:overview", "insights:learning", "insights:usefulness")
+AS_OF = "2026-03-20"
+
+
+def at(day: str, hour: int = 12) -> datetime:
+    return datetime.fromisoformat(day).replace(hour=hour, tzinfo=UTC)
+
+
+def make_memory(n: int, title: str = "Reconcile") -> None:
+    """``n`` lessons, tasks and retrievals per department in two departments."""
+    for slug in ("finance", "sales"):
+        agent = AgentFactory(name=f"{slug}-agent", department=DepartmentFactory(slug=slug))
+        for i in range(n):
+            lesson = ReflectionFactory(
+                agent=agent,
+                title=f"{title} {slug} {i}",
+                created_at=at("2026-03-02") + timedelta(hours=i),
+            )
+            task = TaskRunFactory(
+                agent=agent,
+                finished_at=at("2026-03-10") + timedelta(hours=i),
+                outcome="failure" if i % 3 else "success",
+                failure_mode="timeout",
+            )
+            TaskInjectionFactory(task_run=task, reflection=lesson)
+            RetrievalEventFactory(reflection=lesson, task_id=task.task_id, agent=agent)
+
+
+def get(client, name: str, **params):
+    return client.get(reverse(name), params)
+
+
+@pytest.fixture
+def manager(client):
+    client.force_login(UserFactory(roles=["manager"]))
+    return client
+
+
+@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("roles", [["reviewer"], ["rater"], []])
+def test_only_managers_and_admins_may_see_insights(client, name, roles):
+    client.force_login(UserFactory(roles=roles, departments=[DepartmentFactory(slug="finance")]))
+    assert get(client, name).status_code == 403
+    assert get(client, name, format="csv", table="weeks").status_code == 403
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_an_anonymous_visitor_is_sent_to_sign_in(client, name):
+    response = get(client, name)
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_admins_see_every_page_with_chart_placeholders_above_tables(client, name):
+    make_memory(3)
+    client.force_login(UserFactory(roles=["admin"]))
+    page = BeautifulSoup(get(client, name).content, "html.parser")
+    charts = page.select("div.chart[data-chart]")
+    assert charts
+    for chart in charts:
+        # The table the chart draws comes after it, in the same section.
+        assert chart.find_next("table") is not None
+
+
+def test_overview_rows_per_department_and_overall(manager):
+    make_memory(6)
+    page = BeautifulSoup(get(manager, "insights:overview", as_of=AS_OF).content, "html.parser")
+    rows = page.select("table.insights-overview tbody tr")
+    assert [r["data-department"] for r in rows] == ["finance", "sales", "all"]
+    finance = rows[0]
+    # Tasks i = 0..5 on 2026-03-10: successes i = 0, 3 → 2 of 6 = 33 %.
+    assert finance.select_one('[data-metric="success"] .value').get_text(strip=True) == "33 %"
+    # Every finance lesson is 'active' now: 6; none existed 13 weeks before.
+    assert finance.select_one('[data-metric="active-set"] .value').get_text(strip=True) == "6"
+    assert finance.select_one('[data-metric="quality"] .value').get_text(strip=True) == "—"
+    assert finance.select_one('[data-metric="success"] svg.sparkline') is not None
+
+
+def test_learning_table_for_one_department(manager):
+    make_memory(6)
+    page = BeautifulSoup(
+        get(
+            manager,
+            "insights:learning",
+            department="finance",
+            **{"from": "2026-03-02", "to": "2026-03-15"},
+        ).content,
+        "html.parser",
+    )
+    cells = [
+        [c.get_text(strip=True) for c in tr.find_all(["th", "td"])]
+        for tr in page.select("table.learning-weeks tbody tr")
+    ]
+    # Week of 03-09: 6 finished, 2 successes, 4 failures; every task eligible (lessons from
+    # 03-02); the first "timeout" failure is not a repeat, the other three are: 3 / 6.
+    assert cells == [
+        ["2026-03-02", "0", "0", "0", "0", "—", "—", "0", "0", "—"],
+        ["2026-03-09", "6", "2", "0", "4", "33 %", "0 %", "6", "3", "50 %"],
+    ]
+
+
+def test_unknown_department_and_bad_dates(manager):
+    assert get(manager, "insights:learning", department="nope").status_code == 404
+    assert get(manager, "insights:learning", to="yesterday").status_code == 400
+    assert (
+        get(manager, "insights:learning", **{"from": "2026-03-10", "to": "2026-03-01"}).status_code
+        == 400
+    )
+    assert get(manager, "insights:overview", format="csv", table="nope").status_code == 404
+
+
+def test_usefulness_page_lists_lift_and_flows(manager):
+    make_memory(12)
+    page = BeautifulSoup(get(manager, "insights:usefulness").content, "html.parser")
+    assert len(page.select("table.lift tbody tr")) == 20  # the top 20 of 24
+    flows = [
+        [c.get_text(strip=True) for c in tr.find_all("td")]
+        for tr in page.select("table.flows tbody tr")
+    ]
+    assert flows == [["finance", "finance", "12"], ["sales", "sales", "12"]]
+
+
+def read_csv(response) -> list[list[str]]:
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert response["Content-Disposition"].startswith("attachment;")
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+def test_csv_cells_cannot_run_as_formulas(manager):
+    make_memory(1, title='=HYPERLINK("http://evil")')
+    rows = read_csv(get(manager, "insights:usefulness", format="csv", table="lift"))
+    titles = [r[1] for r in rows[1:]]
+    assert titles and all(t.startswith("'=HYPERLINK") for t in titles)
+    # Numbers stay numbers, negative ones too (a change is not a formula).
+    overview = read_csv(
+        get(manager, "insights:overview", format="csv", table="departments", as_of=AS_OF)
+    )
+    assert overview[0][:2] == ["department", "success_rate"]
+    assert [r[0] for r in overview[1:]] == ["finance", "sales", "all"]
+    assert not any(cell.startswith("'") for r in overview[1:] for cell in r)
+
+
+@pytest.mark.parametrize(
+    ("name", "tables"),
+    [
+        ("insights:overview", ["departments"]),
+        ("insights:learning", ["weeks", "departments", "written", "markers"]),
+        ("insights:usefulness", ["usefulness", "lift", "flows"]),
+    ],
+)
+def test_every_table_downloads_as_csv(manager, name, tables):
+    make_memory(2)
+    for table in tables:
+        assert len(read_csv(get(manager, name, format="csv", table=table))[0]) >= 3
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_query_count_does_not_grow_with_the_data(manager, name):
+    make_memory(2, title="small")
+    get(manager, name)  # warm the session and the role cache
+    with CaptureQueriesContext(connection) as small:
+        assert get(manager, name, as_of=AS_OF).status_code == 200
+    make_memory(15, title="large")
+    with CaptureQueriesContext(connection) as large:
+        assert get(manager, name, as_of=AS_OF).status_code == 200
+    assert len(large) == len(small)
+    assert len(small) <= 16
