@@ -1,5 +1,11 @@
 """URL map: quality pages of the quality rubric."""
 
+from django.urls import path
+
+from . import views_quality
+
 app_name = "quality"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views_quality.quality_page, name="page"),
+]
