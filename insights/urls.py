@@ -1,6 +1,6 @@
 """URL map of the managers' insights pages."""
 
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.overview, name="overview"),
     path("learning/", views.learning, name="learning"),
     path("usefulness/", views.usefulness, name="usefulness"),
+    path("projection/", include("insights.urls_projection")),
 ]

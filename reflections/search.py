@@ -6,5 +6,5 @@
 SEARCH_DOCUMENT_SQL = (
     "to_tsvector('english'::regconfig, "
     "translate(\"reflections_reflection\".\"source_path\", '/._', '   ') || ' ' || "
-    "\"reflections_reflection\".\"title\" || ' ' || \"reflections_reflection\".\"body\")"
+    '"reflections_reflection"."title" || \' \' || "reflections_reflection"."body")'
 )

@@ -1,0 +1,66 @@
+// Draws every chart figure (templates/insights/_chart.html) with vega-embed, within the CSP:
+// expressions are interpreted from their AST (no `new Function`), and no <style> element or
+// style attribute is injected (the look comes from static/css/app.css). The table under each
+// figure holds the same numbers, so a chart that cannot be drawn says so and points there.
+(function () {
+  "use strict";
+
+  function fail(view, why) {
+    view.classList.add("chart-failed");
+    view.replaceChildren();
+    const message = document.createElement("p");
+    message.className = "chart-error";
+    message.setAttribute("role", "status");
+    message.textContent =
+      "The chart could not be drawn (" + why + "). The table below has the same numbers.";
+    view.appendChild(message);
+  }
+
+  function options() {
+    return {
+      renderer: "svg",
+      actions: false,
+      ast: true, // parse expressions to an AST …
+      expr: window.vega.expressionInterpreter, // … and interpret it instead of compiling it
+      defaultStyle: false, // vega-embed would otherwise add a <style> element
+      tooltip: { disableDefaultStyle: true }, // so would vega-tooltip
+      logLevel: window.vega.Warn,
+    };
+  }
+
+  function draw(figure) {
+    const view = figure.querySelector("[data-chart]");
+    const source = document.getElementById(figure.dataset.spec || "");
+    if (!view || !source) return;
+    if (!window.vegaEmbed || !window.vega || !window.vega.expressionInterpreter) {
+      fail(view, "the chart library did not load");
+      return;
+    }
+    let spec;
+    try {
+      spec = JSON.parse(source.textContent);
+    } catch (error) {
+      fail(view, "its data could not be read");
+      return;
+    }
+    view.replaceChildren();
+    window
+      .vegaEmbed(view, spec, options())
+      .then(function () {
+        figure.classList.add("chart-ready");
+      })
+      .catch(function (error) {
+        fail(view, error && error.message ? error.message : String(error));
+      });
+  }
+
+  function drawAll() {
+    document.querySelectorAll("figure[data-chart-figure]").forEach(draw);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", drawAll);
+  } else {
+    drawAll();
+  }
+})();

@@ -1,0 +1,159 @@
+"""Charts in a real browser: the projection drawn by the vendored Vega as SVG, under the CSP
+(no eval, no inline styles), and a readable message instead of a chart when Vega is missing."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.urls import NoReverseMatch, include, path, reverse
+from playwright.sync_api import expect
+
+from insights.projection import saturating
+from reflections.models import TaskRun
+from reflexion_site.urls import urlpatterns as site_urlpatterns
+from tests.factories import AgentFactory, DepartmentFactory, UserFactory
+
+CHROMIUM = Path("/usr/bin/chromium")
+PASSWORD = "correct horse battery staple"  # UserFactory's
+URL = "/insights/projection/"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
+        reason="needs the system Chromium at /usr/bin/chromium",
+    ),
+]
+
+# Until insights.urls includes insights.urls_projection, the page is mounted here at the
+# same address (see the `url` fixture).
+urlpatterns = [path("insights/projection/", include("insights.urls_projection")),
+               *site_urlpatterns]  # fmt: skip
+
+# Runs before any page script: CSP violations are reported here even when the console is quiet.
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
+});
+"""
+
+
+@pytest.fixture
+def url(settings) -> str:
+    try:
+        wired = reverse("insights:projection:page", urlconf="reflexion_site.urls")
+    except NoReverseMatch:
+        settings.ROOT_URLCONF = __name__
+        return URL
+    assert wired == URL
+    return wired
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
+    page.console_messages = []
+    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def weeks_of_tasks():
+    """20 weeks of 40 sales tasks on a curve from 0.5 levelling off at 0.9 (h 3 weeks)."""
+    sales = DepartmentFactory(slug="sales", name="Sales")
+    agent = AgentFactory(name="sales-agent", department=sales)
+    start = datetime(2026, 1, 5, 9, tzinfo=UTC)
+    runs = []
+    for week, rate in enumerate(saturating(range(20), 0.9, 0.5, 3)):
+        for i in range(40):
+            runs.append(
+                TaskRun(
+                    task_id=f"sales-{week}-{i}", agent=agent, department=sales,
+                    task_type="reconciliation", finished_at=start + timedelta(weeks=week, hours=i),
+                    outcome="success" if i < round(float(rate) * 40) else "failure",
+                )
+            )  # fmt: skip
+    TaskRun.objects.bulk_create(runs)
+
+
+def sign_in(page, live_server, to: str) -> None:
+    UserFactory(username="mona", roles=["manager"])
+    page.goto(f"{live_server.url}/login/?next={to}")
+    page.fill("#id_username", "mona")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{to}")
+
+
+def assert_no_csp_violations(page) -> None:
+    assert page.evaluate("window.__cspViolations") == []
+    refused = [m for m in page.console_messages if "Content Security Policy" in m]
+    assert refused == []
+    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_projection_is_drawn_as_svg_within_the_csp(page, live_server, url, weeks_of_tasks):
+    sign_in(page, live_server, url)
+    figure = page.locator("figure[data-chart-figure]")
+    expect(figure).to_have_class("chart-figure chart-ready")
+
+    chart = figure.locator(".chart")
+    expect(chart.locator("svg.marks")).to_have_count(1)
+    expect(chart.locator("svg .mark-symbol.role-mark path")).to_have_count(20)  # one point a week
+    expect(chart.locator("svg .mark-line.role-mark path")).to_have_count(1)  # the fitted curve
+    expect(chart.locator("svg .mark-rule.role-mark line")).to_have_count(1)  # the asymptote
+    expect(chart.locator("svg .role-title-text text")).to_have_text(
+        "Weekly task success, all departments"
+    )
+    expect(chart.locator("svg .role-axis-title text")).to_have_text(
+        ["Week (ISO, Monday start, UTC)", "Success rate"]
+    )
+    # The spec's description is the chart's accessible name.
+    expect(chart).to_have_attribute("role", "graphics-document")
+    expect(chart).to_have_attribute("aria-label", page.locator("figcaption").inner_text())
+    # Readable at 1280 px: the chart fills the figure instead of Vega's 300 px default.
+    width = chart.locator("svg.marks").evaluate("svg => svg.getBoundingClientRect().width")
+    assert width > 1000
+    # Nothing was styled through a <style> element or a style attribute from markup.
+    assert page.evaluate("document.querySelectorAll('style').length") == 0
+    assert_no_csp_violations(page)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_vega_the_figure_says_so_and_the_table_stays(page, live_server, url,
+                                                             weeks_of_tasks):  # fmt: skip
+    page.route("**/vendor/vega/vega-embed.min.js", lambda route: route.abort())
+    sign_in(page, live_server, url)
+
+    message = page.locator("figure[data-chart-figure] .chart-error")
+    expect(message).to_have_text(
+        "The chart could not be drawn (the chart library did not load). "
+        "The table below has the same numbers."
+    )
+    expect(page.locator("table.projection-weeks tbody tr")).to_have_count(20)
+    assert page.evaluate("window.__cspViolations") == []

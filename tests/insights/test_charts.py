@@ -1,0 +1,243 @@
+"""Chart specs (insights/charts.py) and the chart include (templates/insights/_chart.html)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import altair as alt
+import pytest
+from altair.utils.schemapi import validate_jsonschema
+from altair.vegalite.v6.schema.core import load_schema
+from bs4 import BeautifulSoup
+from django.template.loader import render_to_string
+
+from insights.charts import bar_chart, line_chart, projection_chart
+from insights.projection import Projection, Refusal, fit_projection, saturating
+
+MONDAY = dt.date(2026, 1, 5)
+WEEKS = [MONDAY + dt.timedelta(days=7 * i) for i in range(12)]
+
+
+def weekly_rows() -> list[dict]:
+    return [
+        {"week": week, "rate": 0.5 + i / 50, "department": department}
+        for i, week in enumerate(WEEKS)
+        for department in ("sales", "finance")
+    ]
+
+
+def assert_valid_vega_lite(spec: dict) -> None:
+    """Against the Vega-Lite schema altair ships: raises on any invalid property."""
+    validate_jsonschema(spec, load_schema())
+    assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v6")
+
+
+def walk(node):
+    """Every (key, value) pair in a nested spec."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key, value
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)
+
+
+def layers(spec: dict) -> list[dict]:
+    return spec.get("layer", [spec])
+
+
+def marks(spec: dict) -> list[str]:
+    return [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
+            for layer in layers(spec)]  # fmt: skip
+
+
+def assert_readable(spec: dict, title: str, x_title: str, y_title: str) -> None:
+    assert spec["title"]["text"] == title
+    assert spec["description"]
+    assert spec["width"] == "container"
+    encodings = [layer["encoding"] for layer in layers(spec)]
+    encoded = [e for e in encodings if "title" in e.get("x", {})]
+    assert encoded, "no layer carries the axis titles"
+    assert encoded[0]["x"]["title"] == x_title
+    assert encoded[0]["y"]["title"] == y_title
+    # Inline values only: nothing the browser would fetch.
+    assert not [key for key, _ in walk(spec) if key == "url"]
+    assert all("values" in data for key, data in walk(spec) if key == "data")
+
+
+@pytest.fixture
+def line():
+    return line_chart(
+        weekly_rows(),
+        x="week",
+        y="rate",
+        series="department",
+        title="Weekly task success",
+        x_title="Week",
+        y_title="Success rate",
+        markers=[{"at": WEEKS[4], "label": "2026Q1 review: 12 deprecated"}],
+    )
+
+
+def test_a_line_chart_is_valid_vega_lite_with_titles_and_a_description(line):
+    assert_valid_vega_lite(line)
+    assert_readable(line, "Weekly task success", "Week", "Success rate")
+    assert line["description"] == ("Line chart of success rate by week per series, 24 data points.")
+    lines = line["layer"][0]
+    assert lines["encoding"]["y"]["axis"]["format"] == ".0%"
+    assert lines["encoding"]["color"]["field"] == "department"
+    assert lines["data"]["values"][0] == {"week": "2026-01-05", "rate": 0.5, "department": "sales"}
+
+
+def test_markers_are_labelled_vertical_rules_at_their_dates(line):
+    assert marks(line) == ["line", "rule", "text"]
+    rule, label = line["layer"][1], line["layer"][2]
+    assert rule["data"]["values"] == [{"at": "2026-02-02", "label": "2026Q1 review: 12 deprecated"}]
+    assert rule["encoding"]["x"]["field"] == "at"
+    assert label["encoding"]["text"]["field"] == "label"
+
+
+def test_a_line_chart_without_markers_or_series_is_one_line():
+    spec = line_chart(
+        [{"week": w, "share": 0.1} for w in WEEKS],
+        x="week",
+        y="share",
+        title="Cross-agent retrievals",
+        x_title="Week",
+        y_title="Share of retrievals",
+        description="Share of retrievals where the retriever is not the author.",
+    )
+
+    assert_valid_vega_lite(spec)
+    assert_readable(spec, "Cross-agent retrievals", "Week", "Share of retrievals")
+    assert marks(spec) == ["line"]
+    assert spec["description"] == "Share of retrievals where the retriever is not the author."
+
+
+def test_a_bar_chart_groups_series_side_by_side():
+    rows = [
+        {"source": source, "useful": value, "department": department}
+        for source, value in (("post-failure", 3.4), ("post-success", 1.0))
+        for department in ("sales", "finance")
+    ]
+    spec = bar_chart(
+        rows,
+        x="source",
+        y="useful",
+        series="department",
+        title="Useful retrievals per reflection",
+        x_title="Source outcome",
+        y_title="Useful retrievals per reflection",
+        y_format=".1f",
+    )
+
+    assert_valid_vega_lite(spec)
+    assert_readable(spec, "Useful retrievals per reflection", "Source outcome",
+                    "Useful retrievals per reflection")  # fmt: skip
+    assert marks(spec) == ["bar"]
+    assert spec["encoding"]["xOffset"]["field"] == "department"
+    assert spec["encoding"]["y"]["axis"]["format"] == ".1f"
+
+
+def test_field_names_with_dots_are_made_plain():
+    spec = bar_chart(
+        [{"a.b": "x", "v[0]": 1}], x="a_b", y="v_0_", title="T", x_title="X", y_title="Y"
+    )
+    assert spec["data"]["values"] == [{"a_b": "x", "v_0_": 1}]
+
+
+def fitted() -> Projection:
+    t = list(range(12))
+    fit = fit_projection(t, [float(v) for v in saturating(t, 0.88, 0.6, 3)], [100] * 12)
+    assert isinstance(fit, Projection)
+    return fit
+
+
+def test_the_projection_chart_has_points_curve_and_asymptote():
+    fit = fitted()
+    rates = [float(v) for v in saturating(range(12), 0.88, 0.6, 3)]
+    spec = projection_chart(WEEKS, rates, fit)
+
+    assert_valid_vega_lite(spec)
+    assert_readable(spec, "Weekly task success and its projection",
+                    "Week (ISO, Monday start, UTC)", "Success rate")  # fmt: skip
+    assert marks(spec) == ["point", "line", "rule", "text"]
+    points, curve, rule, label = spec["layer"]
+    assert [v["week"] for v in points["data"]["values"]] == [w.isoformat() for w in WEEKS]
+    assert len(curve["data"]["values"]) == len(fit.curve)
+    assert curve["data"]["values"][0]["week"] == "2026-01-05"
+    assert rule["data"]["values"] == [{"rate": pytest.approx(0.88)}]
+    assert label["data"]["values"][0]["label"] == "Asymptote A = 88.0%"
+    assert "A = 88.0%" in spec["description"]
+    assert "half-life of 0.7 months" in spec["description"]
+
+
+def test_a_refused_projection_charts_the_points_and_says_why():
+    refusal = Refusal("Only 5 weeks with finished tasks; the projection needs at least 8.", 5)
+    spec = projection_chart(WEEKS[:5], [0.5, 0.6, 0.7, 0.6, 0.7], refusal)
+
+    assert_valid_vega_lite(spec)
+    assert marks(spec) == ["point"]
+    assert spec["description"] == (
+        "Weekly task success over 5 weeks. No projection: Only 5 weeks with finished tasks; "
+        "the projection needs at least 8."
+    )
+
+
+def test_an_invalid_encoding_is_rejected_by_altair():
+    with pytest.raises(alt.utils.schemapi.SchemaValidationError):
+        line_chart([{"w": 1, "r": 1}], x="w", y="r", title="T", x_title="X", y_title="Y",
+                   y_format=12)  # fmt: skip
+
+
+HOSTILE = '</script><script>alert("x")</script><!--'
+
+
+def render_chart(spec: dict, caption: str = "") -> tuple[str, BeautifulSoup]:
+    html = render_to_string(
+        "insights/_chart.html", {"name": "success", "spec": spec, "caption": caption}
+    )
+    return html, BeautifulSoup(html, "html.parser")
+
+
+def test_the_include_renders_a_figure_with_the_spec_as_json_and_a_caption(line):
+    _, soup = render_chart(line, caption="Weekly success per department.")
+
+    figure = soup.select_one("figure.chart-figure[data-chart-figure]")
+    assert figure["data-spec"] == "chart-success"
+    assert figure.select_one("div.chart")["data-chart"] == "success"
+    script = figure.select_one("script#chart-success")
+    assert script["type"] == "application/json"
+    assert json.loads(script.string) == line
+    assert figure.select_one("figcaption").get_text(strip=True) == "Weekly success per department."
+
+
+def test_the_caption_defaults_to_the_description(line):
+    _, soup = render_chart(line)
+    assert soup.select_one("figcaption").get_text(strip=True) == line["description"]
+
+
+def test_the_include_escapes_a_closing_script_tag_in_the_data():
+    spec = line_chart(
+        [{"week": MONDAY, "rate": 0.5, "department": HOSTILE}],
+        x="week",
+        y="rate",
+        series="department",
+        title=HOSTILE,
+        x_title="Week",
+        y_title="Rate",
+    )
+    html, soup = render_chart(spec, caption=HOSTILE)
+
+    assert "</script><script>" not in html
+    assert "<!--" not in html
+    scripts = soup.find_all("script")
+    assert len(scripts) == 1  # the data did not open a script of its own
+    assert scripts[0]["type"] == "application/json"
+    round_trip = json.loads(scripts[0].string)
+    assert round_trip["title"]["text"] == HOSTILE
+    assert [v["department"] for key, data in walk(round_trip) if key == "data"
+            for v in data["values"]] == [HOSTILE]  # fmt: skip
+    assert soup.select_one("figcaption").get_text() == HOSTILE  # shown as text, not markup
