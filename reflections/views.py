@@ -14,6 +14,9 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
+from reviews.selectors_quality import reflection_quality
+from reviews.views_quality import quality_visibility
+
 from . import access, selectors, selectors_health
 from .access import require_any_role
 from .models import State
@@ -81,6 +84,9 @@ def reflection_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         sections = render_sections(reflection.sections) or render_sections(
             [{"heading": "", "body": reflection.body}] if reflection.body else []
         )
+    # Rubric scores: managers see them in full, reviewers the aggregate, raters nothing (blind).
+    quality_show = quality_visibility(request.user)
+    quality = reflection_quality([reflection.pk])[reflection.pk] if quality_show else None
     return render(
         request,
         "reflections/detail.html",
@@ -90,6 +96,8 @@ def reflection_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "sections": sections,
             "withheld": withheld,
             "findings": selectors_health.reflection_findings(reflection),
+            "quality": quality,
+            "quality_show": quality_show,
         },
     )
 

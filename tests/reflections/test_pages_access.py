@@ -181,9 +181,17 @@ def test_the_admin_link_is_only_for_admins(client, role, has_admin_link):
 
     pages = ["Reflections", "Memory health", "Retention", "Quarterly review", "Rating"]
     if has_admin_link:
-        assert nav == [*pages, "Calibration", "Agreement", "Quarantine", "Admin"]
+        assert nav == [
+            *pages,
+            "Calibration",
+            "Agreement",
+            "Quality",
+            "Insights",
+            "Quarantine",
+            "Admin",
+        ]
     else:
-        assert nav == [*pages, "Agreement"]
+        assert nav == [*pages, "Agreement", "Quality", "Insights"]
 
 
 @pytest.mark.parametrize(

@@ -410,5 +410,29 @@ def test_the_query_count_does_not_grow_with_the_evidence(manager_client, finance
 
     assert count_queries(manager_client, bare) == count_queries(manager_client, busy)
     # session, user, roles, reflection, retrievals, their counts, injections, their counts,
-    # history, scan findings
-    assert count_queries(manager_client, busy) <= 10
+    # history, scan findings, rubric scores
+    assert count_queries(manager_client, busy) <= 11
+
+
+def test_managers_see_the_rubric_scores_and_raters_do_not(manager_client, client):
+    from reviews.models import Rating
+    from reviews.services_rubric import ensure_rubric
+
+    reflection = ReflectionFactory()
+    rubric = ensure_rubric()
+    for n, rater in enumerate(UserFactory(roles=["rater"]) for _ in range(2)):
+        for criterion in ("specificity", "actionability", "transferability", "accuracy"):
+            Rating.objects.create(
+                rater=rater, reflection=reflection, criterion=criterion, level=0.5 + n / 4,
+                rubric=rubric, rated_at=datetime(2026, 6, 1, tzinfo=UTC), source="import",
+            )  # fmt: skip
+    url = reverse("reflections:detail", args=[reflection.pk])
+
+    managed = BeautifulSoup(manager_client.get(url).content, "html.parser")
+    assert (
+        managed.select_one('[data-stat="aggregate"]').get_text(strip=True) == "0.63"
+    )  # (0.5 + 0.75) / 2 = 0.625
+    assert managed.select_one('[data-stat="raters"]').get_text(strip=True) == "2"
+
+    client.force_login(UserFactory(roles=["rater"], departments=[reflection.department]))
+    assert "Rubric quality" not in client.get(url).content.decode()

@@ -51,7 +51,7 @@ def test_the_daily_run_applies_decay_and_queues_the_next_one():
 
 # The worker closes database connections between tasks, as a long-running process must: the
 # test cannot sit inside a transaction.
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_a_queued_run_is_executed_by_the_worker_command():
     old = ReflectionFactory(created_at=datetime(2025, 1, 3, tzinfo=UTC))
     run_daily_policies.using(run_after=datetime.now(UTC) - timedelta(minutes=1)).enqueue(
