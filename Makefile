@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= .demo/workspace
 DEMO_SCALE ?= default
+DEMO_AS_OF ?= 2026-11-21
+DEMO_BACKFILL_FROM ?= 2025-12-01
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -29,11 +31,17 @@ demo-data: install
 	$(BIN)/python manage.py import_reflections $(DEMO_DIR)
 	$(BIN)/python manage.py import_events $(DEMO_DIR)/logs
 	$(BIN)/python manage.py compute_neighbours
+	# What the daily job would have recorded over the demo's year, once a week (skipped once
+	# that history exists, so re-running the demo changes nothing).
+	$(BIN)/python manage.py apply_policies --backfill-from $(DEMO_BACKFILL_FROM) --as-of $(DEMO_AS_OF) --every 7 --unless-ran
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
 demo: demo-data
 	$(BIN)/python manage.py create_demo_users
 	$(BIN)/python manage.py seed_demo_reviews --workspace $(DEMO_DIR)
+	$(BIN)/python manage.py ensure_rubric
+	$(BIN)/python manage.py seed_demo_calibration
+	$(BIN)/python manage.py seed_demo_ratings --workspace $(DEMO_DIR)
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
 	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --workers 2 --access-logfile -
 

@@ -145,13 +145,21 @@ def _scoped(qs: QuerySet, department_ids: list[int] | None, path: str = "departm
 
 ACTIVE_SET_SQL = """
 WITH weeks AS ({weeks}),
-latest AS (
-    SELECT w.week_end, h.reflection_id, h.to_state,
-           ROW_NUMBER() OVER (PARTITION BY w.week_end, h.reflection_id
-                              ORDER BY h.at DESC, h.id DESC) AS rn
-    FROM weeks w
-    JOIN {history} h ON h.at < w.week_end AND h.to_state <> ''
+moments AS (
+    -- A reflection's first state (active, or quarantined/deprecated by its import) holds from
+    -- when it was written, not from when a later import happened to load it.
+    SELECT h.id, h.reflection_id, h.to_state,
+           CASE WHEN h.change = %(created)s THEN r.created_at ELSE h.at END AS at
+    FROM {history} h
     JOIN {reflections} r ON r.id = h.reflection_id {scope}
+    WHERE h.to_state <> ''
+),
+latest AS (
+    SELECT w.week_end, m.reflection_id, m.to_state,
+           ROW_NUMBER() OVER (PARTITION BY w.week_end, m.reflection_id
+                              ORDER BY m.at DESC, m.id DESC) AS rn
+    FROM weeks w
+    JOIN moments m ON m.at < w.week_end
 )
 SELECT w.week_end, COUNT(r.id)
 FROM weeks w
@@ -166,16 +174,20 @@ def active_set_by_week(week_ends: list[datetime], department_ids: list[int] | No
     """How many reflections were active or promoted at each of ``week_ends``, in one query.
 
     A reflection's state at a moment is the to_state of its latest state-bearing history row
-    before that moment. A reflection created earlier without such a row counts as active: a
-    reflection is imported active, and the importer writes a state row only when the state
-    differs. This is only as good as the history: decay runs that never happened (e.g. before
-    the first apply_policies) are not reconstructed, so the early weeks of a fresh
-    installation show everything created so far as active.
+    before that moment; the row its import wrote counts from the reflection's created_at (a
+    year of memory imported today was not all created today). A reflection created earlier
+    without such a row counts as active. This is only as good as the history: decay runs that
+    never happened are not reconstructed — a new installation replays them with
+    `apply_policies --backfill-from` (what `make demo` does).
     """
     q = connection.ops.quote_name
     weeks = " UNION ALL ".join(f"SELECT %(w{i})s AS week_end" for i in range(len(week_ends)))
     params: dict = {f"w{i}": _param(w) for i, w in enumerate(week_ends)}
-    params |= {"active": State.ACTIVE.value, "promoted": State.PROMOTED.value}
+    params |= {
+        "active": State.ACTIVE.value,
+        "promoted": State.PROMOTED.value,
+        "created": ReflectionHistory.Change.CREATED.value,
+    }
     scope = ""
     if department_ids is not None:
         names = [f"d{i}" for i in range(len(department_ids))] or ["d_none"]

@@ -10,7 +10,7 @@ here and passed as parameters, so the SQL is the same on PostgreSQL and SQLite.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -267,8 +267,11 @@ def decay_reason(d: DecayDecision, as_of: date, config: PolicyConfig) -> str:
     return reason
 
 
-def _write_state_changes(changes: list[Change], *, actor_label: str, retention_at=None) -> None:
-    """One UPDATE and one history insert for all changes, whatever their number."""
+def _write_state_changes(
+    changes: list[Change], *, actor_label: str, retention_at=None, recorded_at=None
+) -> None:
+    """One UPDATE and one history insert for all changes, whatever their number. History rows
+    are stamped now, or `recorded_at` when a backfill replays a past day."""
     if not changes:
         return
     reflections, _ = _tables()
@@ -292,13 +295,14 @@ def _write_state_changes(changes: list[Change], *, actor_label: str, retention_a
         [*params, _param(now)],
     )
     bulk.drop_staging_table(CHANGES_STAGING)
+    stamped = recorded_at or now
     bulk.write_rows(
         ReflectionHistory._meta.db_table,
         HISTORY_COLUMNS,
         (
             (
                 c.reflection_id,
-                now,
+                stamped,
                 "state",
                 None,
                 actor_label,
@@ -315,7 +319,11 @@ def _write_state_changes(changes: list[Change], *, actor_label: str, retention_a
 
 @transaction.atomic
 def apply_decay(
-    *, as_of: date, dry_run: bool = False, config: PolicyConfig = DEFAULT_CONFIG
+    *,
+    as_of: date,
+    dry_run: bool = False,
+    config: PolicyConfig = DEFAULT_CONFIG,
+    recorded_at: datetime | None = None,
 ) -> list[Change]:
     """Recompute every reflection's decay state for as_of; write the changes unless dry_run."""
     changes = [
@@ -330,7 +338,7 @@ def apply_decay(
         for d in decay_decisions(as_of=as_of, config=config, only_changes=True)
     ]
     if not dry_run:
-        _write_state_changes(changes, actor_label="policy:decay")
+        _write_state_changes(changes, actor_label="policy:decay", recorded_at=recorded_at)
     return changes
 
 
@@ -502,6 +510,7 @@ def apply_policies(
     dry_run: bool = False,
     retention: bool = False,
     config: PolicyConfig = DEFAULT_CONFIG,
+    recorded_at: datetime | None = None,
 ) -> PolicyRun:
     """Run retention (when asked: the yearly run), then decay, then salience, in one transaction.
 
@@ -511,7 +520,7 @@ def apply_policies(
     run = PolicyRun(as_of=as_of, dry_run=dry_run)
     if retention:
         run.changes += archive_retention_candidates(as_of=as_of, config=config)
-    run.changes += apply_decay(as_of=as_of, config=config)
+    run.changes += apply_decay(as_of=as_of, config=config, recorded_at=recorded_at)
     salience_changed = apply_salience(as_of=as_of, config=config)
     counts: dict[str, int] = {}
     for c in run.changes:
@@ -525,3 +534,41 @@ def apply_policies(
     if dry_run:
         transaction.set_rollback(True)
     return run
+
+
+class BackfillError(ValueError):
+    pass
+
+
+def backfill_policies(
+    *, first: date, last: date, every_days: int = 7, config: PolicyConfig = DEFAULT_CONFIG
+) -> list[PolicyRun]:
+    """Replay decay as the daily job would have run it, every `every_days` days from `first`
+    through `last` (always included), each run's history stamped at the end of its day, so a
+    new installation's memory-health page shows how the active set moved. Refused once policy
+    history exists after `first`: replaying the past under it would rewrite the present."""
+    if every_days < 1 or last < first:
+        raise BackfillError("give a first day on or before the last, and a step of 1 day or more")
+    later = ReflectionHistory.objects.filter(
+        actor_label__startswith="policy:", at__gte=boundaries(first, config).end
+    ).exists()
+    if later:
+        raise BackfillError(
+            f"policies already ran after {first.isoformat()}: a backfill is for a memory whose "
+            "policy history starts later; run apply_policies --as-of for the days ahead instead"
+        )
+    days = [first + timedelta(days=n) for n in range(0, (last - first).days + 1, every_days)]
+    if days[-1] != last:
+        days.append(last)
+    runs = []
+    for day in days:
+        with transaction.atomic():
+            runs.append(
+                apply_policies(
+                    as_of=day,
+                    config=config,
+                    # The state as of that day: the last moment of it.
+                    recorded_at=boundaries(day, config).end - timedelta(microseconds=1),
+                )
+            )
+    return runs

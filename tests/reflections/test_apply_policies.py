@@ -15,10 +15,12 @@ from reflections.models import Reflection, ReflectionHistory, State
 from reflections.policies import PolicyConfig, decay_state
 from reflections.services import refresh_retrieval_rollup
 from reflections.services_policies import (
+    BackfillError,
     apply_decay,
     apply_policies,
     apply_salience,
     archive_retention_candidates,
+    backfill_policies,
     decay_decisions,
     retention_candidates,
 )
@@ -354,3 +356,65 @@ def test_apply_policies_dry_run_matches_the_real_run():
     assert dry.as_dict() == real.as_dict()
     assert real.counts["retention:archived"] == 2
     assert real.counts["decay:archived"] == 30
+
+
+class TestBackfill:
+    """A new installation replays the daily job over its past, so its history shows how the
+    active set moved (apply_policies --backfill-from)."""
+
+    def test_runs_every_step_through_the_last_day_stamped_at_each_day(self):
+        old = ReflectionFactory(created_at=datetime(2025, 1, 3, tzinfo=UTC))
+
+        runs = backfill_policies(first=date(2026, 4, 1), last=date(2026, 4, 20), every_days=7)
+
+        assert [r.as_of for r in runs] == [
+            date(2026, 4, 1), date(2026, 4, 8), date(2026, 4, 15), date(2026, 4, 20),
+        ]  # fmt: skip
+        (archived,) = ReflectionHistory.objects.filter(reflection=old, actor_label="policy:decay")
+        # The state as of 1 April: the last moment of that day.
+        assert archived.at == datetime(2026, 4, 1, 23, 59, 59, 999999, tzinfo=UTC)
+
+    def test_is_refused_once_policies_ran_after_its_first_day(self):
+        ReflectionFactory(created_at=datetime(2025, 1, 3, tzinfo=UTC))
+        apply_policies(as_of=date(2026, 5, 1))
+
+        with pytest.raises(BackfillError, match="policies already ran after 2026-04-01"):
+            backfill_policies(first=date(2026, 4, 1), last=date(2026, 5, 1))
+
+    def test_the_command_prints_each_run(self, capsys):
+        ReflectionFactory(created_at=datetime(2025, 1, 3, tzinfo=UTC))
+        call_command("apply_policies", "--as-of=2026-04-15", "--backfill-from=2026-04-01", "--json")
+        runs = json.loads(capsys.readouterr().out)["backfill"]
+        assert [r["as_of"] for r in runs] == ["2026-04-01", "2026-04-08", "2026-04-15"]
+        assert runs[0]["counts"]["decay:archived"] == 1
+
+
+def test_the_active_set_counts_an_imported_state_from_when_the_reflection_was_written():
+    """A year of memory imported today: a reflection quarantined by that import was never
+    active, so it counts as not active in the weeks before the import too."""
+    from reflections.selectors_health import active_set_by_week
+
+    written = datetime(2026, 3, 2, tzinfo=UTC)
+    kept = ReflectionFactory(created_at=written)
+    unsafe = ReflectionFactory(created_at=written, agent=kept.agent, state="quarantined")
+    imported = datetime(2026, 11, 22, 9, tzinfo=UTC)
+    for reflection, state in ((kept, "active"), (unsafe, "quarantined")):
+        ReflectionHistory.objects.create(
+            reflection=reflection, at=imported, change="created", actor_label="import",
+            to_state=state,
+        )  # fmt: skip
+
+    weeks = [datetime(2026, 3, 9, tzinfo=UTC), datetime(2026, 11, 23, tzinfo=UTC)]
+    assert active_set_by_week(weeks, None) == [1, 1]
+
+
+def test_a_repeated_demo_backfill_is_skipped_quietly(capsys):
+    ReflectionFactory(created_at=datetime(2025, 1, 3, tzinfo=UTC))
+    args = ["apply_policies", "--as-of=2026-04-15", "--backfill-from=2026-04-01", "--unless-ran"]
+    call_command(*args)
+    history = ReflectionHistory.objects.count()
+
+    call_command(*args)
+
+    assert "Backfill skipped: policies already ran" in capsys.readouterr().out
+    assert ReflectionHistory.objects.count() == history

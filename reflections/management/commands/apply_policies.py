@@ -5,7 +5,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reflections.services_policies import apply_policies
+from reflections.services_policies import BackfillError, apply_policies, backfill_policies
 
 MAX_LISTED_CHANGES = 200
 
@@ -27,8 +27,41 @@ class Command(BaseCommand):
             "--json", action="store_true", dest="as_json", help="print JSON for machines"
         )
         parser.add_argument("--retention", action="store_true", help="also archive by retention")
+        parser.add_argument(
+            "--backfill-from",
+            help="replay decay every --every days from this day through --as-of, each run "
+            "recorded at its day (a new installation's history; refused after real runs)",
+        )
+        parser.add_argument("--every", type=int, default=7, help="days between backfill runs")
+        parser.add_argument(
+            "--unless-ran",
+            action="store_true",
+            help="with --backfill-from: skip quietly (exit 0) when policies already ran",
+        )
 
-    def handle(self, *args, as_of, dry_run, as_json, retention, **options):
+    def handle(
+        self, *args, as_of, dry_run, as_json, retention, backfill_from, every, unless_ran, **options
+    ):
+        if backfill_from:
+            if dry_run or retention:
+                raise CommandError("--backfill-from replays decay only; drop --dry-run/--retention")
+            try:
+                runs = backfill_policies(
+                    first=_as_of(backfill_from), last=_as_of(as_of), every_days=every
+                )
+            except BackfillError as error:
+                if unless_ran and "already ran" in str(error):
+                    self.stdout.write(f"Backfill skipped: {error}")
+                    return
+                raise CommandError(str(error)) from None
+            summary = [{"as_of": r.as_of.isoformat(), "counts": r.counts} for r in runs]
+            if as_json:
+                self.stdout.write(json.dumps({"backfill": summary}))
+                return
+            for r in summary:
+                self.stdout.write(f"  {r['as_of']}: {r['counts']['changed']} changed")
+            self.stdout.write(f"Backfilled {len(runs)} policy runs")
+            return
         run = apply_policies(as_of=_as_of(as_of), dry_run=dry_run, retention=retention)
         if as_json:
             self.stdout.write(json.dumps(run.as_dict()))
