@@ -550,11 +550,11 @@ def backfill_policies(
     if every_days < 1 or last < first:
         raise BackfillError("give a first day on or before the last, and a step of 1 day or more")
     later = ReflectionHistory.objects.filter(
-        actor_label__startswith="policy:", at__gte=boundaries(first, config).end
+        actor_label__startswith="policy:", at__gte=boundaries(first, config).start
     ).exists()
     if later:
         raise BackfillError(
-            f"policies already ran after {first.isoformat()}: a backfill is for a memory whose "
+            f"policies already ran on or after {first.isoformat()}: a backfill is for a memory whose "
             "policy history starts later; run apply_policies --as-of for the days ahead instead"
         )
     days = [first + timedelta(days=n) for n in range(0, (last - first).days + 1, every_days)]

@@ -378,7 +378,7 @@ class TestBackfill:
         ReflectionFactory(created_at=datetime(2025, 1, 3, tzinfo=UTC))
         apply_policies(as_of=date(2026, 5, 1))
 
-        with pytest.raises(BackfillError, match="policies already ran after 2026-04-01"):
+        with pytest.raises(BackfillError, match="policies already ran on or after 2026-04-01"):
             backfill_policies(first=date(2026, 4, 1), last=date(2026, 5, 1))
 
     def test_the_command_prints_each_run(self, capsys):
