@@ -34,30 +34,46 @@ def line_chart(
     markers: Sequence[Mapping[str, Any]] | None = None,
     description: str | None = None,
     x_type: str = "temporal",
+    height: int = HEIGHT,
+    y_domain: Sequence[float] | None = None,
+    series_order: Sequence[str] | None = None,
+    points: bool = True,
 ) -> dict:
     """A line per `series` (or one line) of `y` over `x`; `markers` ({"at": x value,
     "label": text}) are labelled vertical rules, e.g. the review cycles' deprecations."""
     values = _plain(rows)
     color = (
-        alt.Color(f"{series}:N", title=None, legend=alt.Legend(orient="bottom"))
+        alt.Color(
+            f"{series}:N",
+            title=None,
+            legend=alt.Legend(orient="bottom"),
+            sort=list(series_order) if series_order else alt.Undefined,
+        )
         if series
         else alt.value("#2457a6")
     )
     lines = (
         alt.Chart(alt.Data(values=values))
-        .mark_line(point=True)
+        .mark_line(point=points)
         .encode(
             x=_x(x, x_type, title=x_title),
-            y=alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format)),
+            y=alt.Y(
+                f"{y}:Q",
+                title=y_title,
+                axis=alt.Axis(format=y_format),
+                scale=alt.Scale(domain=list(y_domain)) if y_domain else alt.Undefined,
+            ),
             color=color,
             tooltip=_tooltip(x, x_type, y, y_format, series),
         )
     )
-    layers = [lines, *_marker_layers(markers or (), x_type)]
+    span = _span([row.get(x) for row in values]) if x_type == "temporal" else None
+    layers = [lines, *_marker_layers(markers or (), x_type, span)]
     return _finish(
         alt.layer(*layers),
         title,
         description or _describe("Line chart", y_title, x_title, len(values), series),
+        height=height,
     )
 
 
@@ -73,17 +89,27 @@ def bar_chart(
     y_format: str = ".0%",
     description: str | None = None,
     x_type: str = "nominal",
+    height: int = HEIGHT,
+    horizontal: bool = False,
 ) -> dict:
-    """Bars of `y` per `x`, grouped side by side by `series` when given."""
+    """Bars of `y` per `x`, grouped side by side by `series` when given; `horizontal` lays
+    the categories down the side (long category names stay readable)."""
     values = _plain(rows)
     encoding: dict[str, Any] = {
         "x": _x(x, x_type, title=x_title, sort=None),
         "y": alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format)),
         "tooltip": _tooltip(x, x_type, y, y_format, series),
     }
+    if horizontal:
+        encoding["x"] = alt.X(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format, tickCount=8))
+        encoding["y"] = alt.Y(
+            f"{x}:{_short(x_type)}", title=x_title, sort=None, axis=alt.Axis(labelLimit=320)
+        )
     if series:
         encoding["color"] = alt.Color(f"{series}:N", title=None, legend=alt.Legend(orient="bottom"))
-        encoding["xOffset"] = alt.XOffset(f"{series}:N")
+        encoding["yOffset" if horizontal else "xOffset"] = (
+            alt.YOffset(f"{series}:N") if horizontal else alt.XOffset(f"{series}:N")
+        )
     else:
         encoding["color"] = alt.value("#2457a6")
     chart = alt.Chart(alt.Data(values=values)).mark_bar().encode(**encoding)
@@ -91,6 +117,180 @@ def bar_chart(
         chart,
         title,
         description or _describe("Bar chart", y_title, x_title, len(values), series),
+        height=height,
+    )
+
+
+def weekly_bar_chart(
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    x: str,
+    y: str,
+    series: str | None = None,
+    series_order: Sequence[str] | None = None,
+    title: str,
+    x_title: str,
+    y_title: str,
+    y_format: str = "d",
+    description: str | None = None,
+    x_domain: tuple[dt.date, dt.date] | None = None,
+    height: int = HEIGHT,
+) -> dict:
+    """Bars one ISO week wide (from `x`, a Monday, to the next Monday) stacked by `series`:
+    counts per week on the same time axis as the line charts."""
+    rank = {name: i for i, name in enumerate(series_order or ())}
+    values = _plain(
+        {
+            **row,
+            "week_end": row[x] + dt.timedelta(days=7),
+            "stack_rank": rank.get(row[series], len(rank)) if series else 0,
+        }
+        for row in rows
+    )
+    scale = alt.Scale(type="utc")
+    if x_domain:
+        # domainMin/Max, not domain: with x2 on the same scale a domain conflicts.
+        scale = alt.Scale(
+            type="utc",
+            domainMin=_utc_day(x_domain[0]),
+            domainMax=_utc_day(x_domain[1] + dt.timedelta(days=7)),
+        )
+    encoding: dict[str, Any] = {
+        "x": alt.X(f"{x}:T", title=x_title, scale=scale),
+        "x2": alt.X2("week_end:T"),
+        "y": alt.Y(f"sum({y}):Q", title=y_title, axis=alt.Axis(format=y_format)),
+        "tooltip": _tooltip(x, "temporal", y, y_format, series),
+    }
+    if series:
+        encoding["color"] = alt.Color(
+            f"{series}:N",
+            title=None,
+            legend=alt.Legend(orient="bottom"),
+            sort=list(series_order) if series_order else alt.Undefined,
+        )
+        # The first of series_order sits on the axis (Vega-Lite stacks by color name otherwise).
+        encoding["order"] = alt.Order("stack_rank:Q", sort="ascending")
+    else:
+        encoding["color"] = alt.value("#2457a6")
+    chart = (
+        alt.Chart(alt.Data(values=values))
+        .mark_bar(stroke="white", strokeWidth=0.5)
+        .encode(**encoding)
+    )
+    return _finish(
+        chart,
+        title,
+        description or _describe("Stacked bar chart", y_title, x_title, len(values), series),
+        height=height,
+    )
+
+
+def interval_chart(
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    label: str,
+    value: str,
+    low: str,
+    high: str,
+    title: str,
+    value_title: str,
+    label_title: str,
+    value_format: str = "+.0%",
+    reference: float | None = 0.0,
+    description: str | None = None,
+) -> dict:
+    """One row per `label` (in the order given): a point at `value` with a bar from `low` to
+    `high` (e.g. a lift and its 95 % interval), and a rule at `reference`."""
+    values = _plain(rows)
+    order = [row[label] for row in values]
+    # The labels say what a row is; an axis title beside 300 px of labels would sit on them.
+    y = alt.Y(f"{label}:N", title=None, sort=order, axis=alt.Axis(labelLimit=360))
+    base = alt.Chart(alt.Data(values=values))
+    tips = [
+        alt.Tooltip(f"{label}:N"),
+        alt.Tooltip(f"{value}:Q", format=value_format),
+        alt.Tooltip(f"{low}:Q", format=value_format),
+        alt.Tooltip(f"{high}:Q", format=value_format),
+    ]
+    bars = base.mark_rule(strokeWidth=3, color="#8fb0de").encode(
+        x=alt.X(f"{low}:Q", title=value_title, axis=alt.Axis(format=value_format, tickCount=8)),
+        x2=alt.X2(f"{high}:Q"),
+        y=y,
+        tooltip=tips,
+    )
+    points = base.mark_point(filled=True, size=60, color="#2457a6").encode(
+        x=alt.X(f"{value}:Q"), y=y, tooltip=tips
+    )
+    layers = [bars, points]
+    if reference is not None:
+        layers.append(
+            alt.Chart(alt.Data(values=[{"reference": reference}]))
+            .mark_rule(color="#5b6472", strokeDash=[4, 3])
+            .encode(x="reference:Q")
+        )
+    height = max(120, 22 * len(values))
+    return _finish(
+        alt.layer(*layers),
+        title,
+        description
+        or f"Dot plot of {value_title.lower()} with 95 % intervals per {label_title.lower()}, "
+        f"{len(values)} rows.",
+        height=height,
+    )
+
+
+def heatmap(
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    x: str,
+    y: str,
+    value: str,
+    title: str,
+    x_title: str,
+    y_title: str,
+    value_title: str,
+    value_format: str = ",d",
+    description: str | None = None,
+) -> dict:
+    """A cell per (`x`, `y`) coloured by `value`, with the number written in it."""
+    values = _plain(rows)
+    ys = sorted({row[y] for row in values})
+    xs = sorted({row[x] for row in values})
+    base = alt.Chart(alt.Data(values=values)).encode(
+        x=alt.X(f"{x}:N", title=x_title, sort=xs, axis=alt.Axis(labelAngle=0, orient="top")),
+        y=alt.Y(f"{y}:N", title=y_title, sort=ys),
+    )
+    tips = [
+        alt.Tooltip(f"{y}:N", title=y_title),
+        alt.Tooltip(f"{x}:N", title=x_title),
+        alt.Tooltip(f"{value}:Q", title=value_title, format=value_format),
+    ]
+    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(
+            f"{value}:Q",
+            title=value_title,
+            scale=alt.Scale(scheme="blues", type="symlog"),
+            legend=alt.Legend(orient="right", format=value_format),
+        ),
+        tooltip=tips,
+    )
+    # Dark text on light cells, light on dark: the threshold is half the largest count.
+    top = max((row[value] or 0 for row in values), default=0)
+    text = base.mark_text(fontSize=12).encode(
+        text=alt.Text(f"{value}:Q", format=value_format),
+        color=alt.condition(
+            alt.datum[value] > (top * 0.3 if top else 0), alt.value("white"), alt.value("#1f2733")
+        ),
+        tooltip=tips,
+    )
+    height = max(120, 36 * len(ys))
+    return _finish(
+        alt.layer(cells, text),
+        title,
+        description
+        or f"Heat map of {value_title.lower()} by {y_title.lower()} and {x_title.lower()}, "
+        f"{len(values)} cells.",
+        height=height,
     )
 
 
@@ -159,13 +359,13 @@ def projection_chart(
     return _finish(alt.layer(*layers), title, description)
 
 
-def _finish(chart, title: str, description: str) -> dict:
+def _finish(chart, title: str, description: str, *, height: int = HEIGHT) -> dict:
     spec = (
         chart.properties(
             title=alt.Title(title, anchor="start"),
             description=description,
             width="container",
-            height=HEIGHT,
+            height=height,
         )
         .configure_view(stroke=None)
         .configure_axis(labelFontSize=12, titleFontSize=12)
@@ -175,19 +375,66 @@ def _finish(chart, title: str, description: str) -> dict:
     return spec
 
 
-def _marker_layers(markers: Iterable[Mapping[str, Any]], x_type: str) -> list:
-    values = _plain({"at": m["at"], "label": str(m["label"])} for m in markers)
+MARKER_SLOTS = 3  # label rows: markers close together take turns, so labels do not overlap
+MARKER_LINE = 14  # px between label rows
+
+
+def _marker_layers(
+    markers: Iterable[Mapping[str, Any]], x_type: str, span: tuple[str, str] | None = None
+) -> list:
+    """A dashed rule per marker and its label at the top, in rows that take turns; a label
+    in the last third of the time axis reads leftwards so it stays inside the chart."""
+    values = _plain(
+        {"at": m["at"], "label": str(m["label"])}
+        for m in sorted(markers, key=lambda m: str(m["at"]))
+    )
     if not values:
         return []
-    data = alt.Data(values=values)
     x = _x("at", x_type)
-    rule = alt.Chart(data).mark_rule(color="#8a5a00", strokeDash=[4, 3]).encode(x=x)
-    label = (
-        alt.Chart(data)
-        .mark_text(align="left", baseline="top", dx=3, dy=2, color="#8a5a00", fontSize=11)
-        .encode(x=x, y=alt.value(0), text="label:N")
+    rule = (
+        alt.Chart(alt.Data(values=values))
+        .mark_rule(color="#8a5a00", strokeDash=[4, 3])
+        .encode(x=x, tooltip=[_tip("at", x_type, title="Week of"), alt.Tooltip("label:N")])
     )
-    return [rule, label]
+    groups: dict[tuple[int, str], list[dict]] = {}
+    for i, value in enumerate(values):
+        align = "right" if _late(value["at"], span) else "left"
+        groups.setdefault((i % MARKER_SLOTS, align), []).append(value)
+    labels = [
+        alt.Chart(alt.Data(values=group))
+        .mark_text(
+            align=align,
+            baseline="top",
+            dx=3 if align == "left" else -3,
+            dy=2 + slot * MARKER_LINE,
+            color="#8a5a00",
+            fontSize=11,
+        )
+        .encode(x=x, y=alt.value(0), text="label:N")
+        for (slot, align), group in sorted(groups.items())
+    ]
+    return [rule, *labels]
+
+
+def _utc_day(day: dt.date) -> alt.DateTime:
+    return alt.DateTime(year=day.year, month=day.month, date=day.day, utc=True)
+
+
+def _span(xs: Iterable[Any]) -> tuple[str, str] | None:
+    known = sorted(str(v) for v in xs if v is not None)
+    return (known[0], known[-1]) if known else None
+
+
+def _late(at: Any, span: tuple[str, str] | None) -> bool:
+    """Whether an ISO date falls in the last third of ``span`` (ISO dates too)."""
+    if span is None:
+        return False
+    try:
+        first, last, day = (dt.date.fromisoformat(str(v)[:10]) for v in (*span, at))
+    except ValueError:
+        return False
+    whole = (last - first).days
+    return whole > 0 and (day - first).days > whole * 2 / 3
 
 
 def _tooltip(x: str, x_type: str, y: str, y_format: str, series: str | None) -> list:

@@ -19,8 +19,8 @@ from reflections.models import Department, Kind
 from reflections.selectors_health import parse_as_of, today
 from reviews.selectors_export import spreadsheet_safe
 
-from . import selectors
-from .metrics import week_start
+from . import charts, selectors
+from .metrics import week_start, weeks_between
 
 INSIGHT_ROLES = (MANAGER, ADMIN)
 # Managers and admins oversee every department (reflections.access): no per-department scope.
@@ -122,7 +122,42 @@ def overview(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "insights/overview.html",
-        {"overview": data, "as_of_param": request.GET.get("as_of", "")},
+        {
+            "overview": data,
+            "as_of_param": request.GET.get("as_of", ""),
+            "chart": _overview_chart(data),
+        },
+    )
+
+
+def _overview_chart(data: selectors.Overview) -> dict | None:
+    """Weekly success per department over the sparklines' weeks, from the same series."""
+    departments = [r for r in data.rows if r.slug]
+    if not departments:
+        return None
+    n = len(departments[0].success.series)
+    weeks = weeks_between(week_start(data.as_of) - timedelta(weeks=n - 1), data.as_of)
+    rows = [
+        {"week": week, "department": r.label, "success": rate}
+        for r in departments
+        for week, rate in zip(weeks, r.success.series, strict=True)
+        if rate is not None
+    ]
+    return charts.line_chart(
+        rows,
+        x="week",
+        y="success",
+        series="department",
+        title=f"Weekly task success per department, last {n} weeks",
+        x_title="Week (ISO, Monday start, UTC)",
+        y_title="Success rate",
+        height=220,
+        points=False,
+        description=(
+            f"Line chart of each department's weekly task success rate (successes / finished "
+            f"tasks) over the {n} ISO weeks to {data.as_of:%Y-%m-%d}; a week without finished "
+            f"tasks has no point. The table below has the current values."
+        ),
     )
 
 
@@ -204,10 +239,12 @@ def learning(request: HttpRequest) -> HttpResponse:
                 ),
             },
         )
+    scope = department.name if department else "all departments"
     return render(
         request,
         "insights/learning.html",
         {
+            "charts": _learning_charts(curves, shown, scope),
             "curves": curves,
             "shown": shown,
             "department": department,
@@ -216,6 +253,122 @@ def learning(request: HttpRequest) -> HttpResponse:
             "to_param": end,
         },
     )
+
+
+WEEK_AXIS = "Week (ISO, Monday start, UTC)"
+
+
+def _deprecation_markers(markers: list[selectors.Marker]) -> list[dict]:
+    """One labelled rule per week in which review verdicts deprecated reflections."""
+    by_week: dict[date, list[selectors.Marker]] = {}
+    for m in markers:
+        if m.what == "deprecations":
+            by_week.setdefault(m.week, []).append(m)
+    result = []
+    for week, ms in sorted(by_week.items()):
+        n = sum(m.count for m in ms)
+        who = ms[0].label if len(ms) == 1 else f"{len(ms)} reviews"
+        result.append({"at": week, "label": f"{who}: {n} deprecated"})
+    return result
+
+
+def _learning_charts(curves: selectors.LearningCurves, shown: list, scope: str) -> dict:
+    markers = _deprecation_markers(curves.markers)
+    marked = (
+        f" Dashed rules mark the weeks review verdicts deprecated reflections ({len(markers)})."
+        if markers
+        else ""
+    )
+    n = len(shown)
+    outcomes = charts.line_chart(
+        [
+            {"week": w.week, "measure": measure, "rate": value}
+            for w in shown
+            for measure, value in (
+                ("Success rate", w.success_rate),
+                ("Partial rate", w.partial_rate),
+            )
+            if value is not None
+        ],
+        x="week",
+        y="rate",
+        series="measure",
+        title=f"Weekly task success and partial rate, {scope}",
+        x_title=WEEK_AXIS,
+        y_title="Share of finished tasks",
+        y_domain=(0, 1),
+        series_order=["Success rate", "Partial rate"],
+        markers=markers,
+        description=(
+            f"Line chart of the weekly success rate and partial rate of finished tasks, {scope}, "
+            f"over {n} ISO weeks.{marked}"
+        ),
+    )
+    repeat = charts.line_chart(
+        [
+            {"week": w.week, "repeat_failure_rate": w.repeat_failure_rate}
+            for w in shown
+            if w.repeat_failure_rate is not None
+        ],
+        x="week",
+        y="repeat_failure_rate",
+        title=f"Weekly repeat-failure rate, {scope}",
+        x_title=WEEK_AXIS,
+        y_title="Repeat failures / eligible tasks",
+        markers=markers,
+        height=220,
+        description=(
+            f"Line chart of the weekly repeat-failure rate (repeat failures among eligible "
+            f"tasks), {scope}, over {n} ISO weeks.{marked}"
+        ),
+    )
+    domain = (curves.start, curves.end)
+    deprecations = [
+        {"week": m.week, "department": m.department, "deprecated": m.count}
+        for m in curves.markers
+        if m.what == "deprecations"
+    ]
+    review = (
+        charts.weekly_bar_chart(
+            deprecations,
+            x="week",
+            y="deprecated",
+            series="department",
+            title=f"Reflections deprecated by review verdicts per week, {scope}",
+            x_title=WEEK_AXIS,
+            y_title="Reflections deprecated",
+            x_domain=domain,
+            height=160,
+            description=(
+                f"Stacked bar chart of the reflections review verdicts deprecated per ISO week "
+                f"and department, {scope}; {sum(d['deprecated'] for d in deprecations)} in all."
+            ),
+        )
+        if deprecations
+        else None
+    )
+    labels = dict(Kind.choices)
+    written = charts.weekly_bar_chart(
+        [
+            {"week": w.week, "kind": labels[kind], "reflections": count}
+            for w in curves.written
+            for kind, count in zip(Kind.values, w.counts, strict=True)
+            if count
+        ],
+        x="week",
+        y="reflections",
+        series="kind",
+        series_order=[labels[k] for k in Kind.values],
+        title=f"Reflections written per week by kind, {scope}",
+        x_title=WEEK_AXIS,
+        y_title="Reflections written",
+        x_domain=domain,
+        description=(
+            f"Stacked bar chart of the reflections written per ISO week by kind, {scope}, "
+            f"{sum(w.total for w in curves.written)} in {len(curves.written)} weeks."
+        ),
+    )
+    return {"outcomes": outcomes, "repeat": repeat, "markers": review, "written": written}
 
 
 WEEK_HEADER = [
@@ -306,11 +459,106 @@ def usefulness(request: HttpRequest) -> HttpResponse:
                 ),
             },
         )
+    scope = department.name if department else "all departments"
     return render(
         request,
         "insights/usefulness.html",
-        {"report": report, "department": department, "departments": departments},
+        {
+            "report": report,
+            "department": department,
+            "departments": departments,
+            "charts": _usefulness_charts(report, scope),
+        },
     )
+
+
+LIFT_LABEL = 60  # characters of a reflection's title on the lift chart's axis
+
+
+def _usefulness_charts(report: selectors.UsefulnessReport, scope: str) -> dict:
+    u = report.usefulness
+    sides = [s for s in (u.post_failure, u.post_success) if s.per_reflection is not None]
+    ratio = f" Post-failure / post-success: {u.ratio:.1f} times." if u.ratio is not None else ""
+    usefulness = (
+        charts.bar_chart(
+            [{"source": s.label, "per_reflection": s.per_reflection} for s in sides],
+            x="source",
+            y="per_reflection",
+            title=f"Useful retrievals per stored reflection, {scope}",
+            x_title="Reflection written after",
+            y_title="Useful retrievals per reflection",
+            y_format=".1f",
+            height=130,
+            horizontal=True,
+            description=(
+                "Bar chart of useful retrievals (retrievals whose task succeeded) per stored "
+                "reflection: "
+                + "; ".join(f"{s.label}: {s.per_reflection:.2f}" for s in sides)
+                + f".{ratio}"
+            ),
+        )
+        if sides
+        else None
+    )
+    rated = [(i, r) for i, r in enumerate(report.lift, start=1) if r.lift_interval is not None]
+    lift = (
+        charts.interval_chart(
+            [
+                {
+                    "reflection": f"#{i} {_shorten(r.title)}",
+                    "lift": r.lift.lift,
+                    "low": r.lift_interval[0],
+                    "high": r.lift_interval[1],
+                }
+                for i, r in rated
+            ],
+            label="reflection",
+            value="lift",
+            low="low",
+            high="high",
+            title=f"Lift of the most injected reflections, {scope}",
+            value_title="Success of injected tasks minus the department's (points)",
+            label_title="Reflection (rank by injections)",
+            description=(
+                f"Dot plot of the lift in success rate of the tasks {len(rated)} most injected "
+                f"reflections were injected into, over their department's rate in the same "
+                f"weeks, with Wilson 95 % intervals; the dashed rule is no lift."
+            ),
+        )
+        if rated
+        else None
+    )
+    flows = (
+        charts.heatmap(
+            [
+                {
+                    "retriever": f.retriever_department,
+                    "author": f.reflection_department,
+                    "retrievals": f.retrievals,
+                }
+                for f in report.flows
+            ],
+            x="author",
+            y="retriever",
+            value="retrievals",
+            title=f"Retrievals by department, {scope}",
+            x_title="Reflection's department",
+            y_title="Retriever's department",
+            value_title="Retrievals",
+            description=(
+                f"Heat map of {report.flows_total:,} retrievals by the retriever's department "
+                f"(rows) and the reflection's department (columns); off the diagonal, one "
+                f"department used another's reflections."
+            ),
+        )
+        if report.flows
+        else None
+    )
+    return {"usefulness": usefulness, "lift": lift, "flows": flows}
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= LIFT_LABEL else text[: LIFT_LABEL - 1].rstrip() + "…"
 
 
 def _lift_cells(r: selectors.LiftRow) -> list:

@@ -554,8 +554,8 @@ def backfill_policies(
     ).exists()
     if later:
         raise BackfillError(
-            f"policies already ran on or after {first.isoformat()}: a backfill is for a memory whose "
-            "policy history starts later; run apply_policies --as-of for the days ahead instead"
+            f"policies already ran on or after {first.isoformat()}: a backfill is for a memory "
+            "whose policy history starts later; run apply_policies --as-of for the days ahead"
         )
     days = [first + timedelta(days=n) for n in range(0, (last - first).days + 1, every_days)]
     if days[-1] != last:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -157,3 +158,85 @@ def test_without_vega_the_figure_says_so_and_the_table_stays(page, live_server, 
     )
     expect(page.locator("table.projection-weeks tbody tr")).to_have_count(20)
     assert page.evaluate("window.__cspViolations") == []
+
+
+# --------------------------------------------------------------------------- every insights page
+
+# What a drawn chart leaves in its SVG: lines, bars or cells, points, rules (data marks only:
+# axis grids and ticks are rules too, with other roles).
+MARKS = ", ".join(
+    f"svg .{mark}.role-mark {shape}"
+    for mark, shape in (("mark-line", "path"), ("mark-rect", "path"),
+                        ("mark-symbol", "path"), ("mark-rule", "line"))
+)  # fmt: skip
+
+
+@pytest.fixture
+def small_demo(tmp_path) -> dict:
+    """The demo workspace at its small scale (two departments, eight weeks; about a second),
+    imported, plus one review cycle whose verdicts deprecated two reflections."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from reflections.demo import write_workspace
+    from reflections.models import Department, Reflection
+    from reviews.models import ReviewCycle, ReviewItem
+
+    summary = write_workspace(tmp_path, scale="small")
+    with open(os.devnull, "w") as quiet:
+        call_command("import_reflections", str(tmp_path), stdout=quiet)
+        call_command("import_events", str(tmp_path / "logs"), stdout=quiet)
+    end = datetime.fromisoformat(summary["end"]).replace(tzinfo=UTC)
+    department = Department.objects.order_by("slug").first()
+    reviewer = get_user_model().objects.create(username="rhea")
+    cycle = ReviewCycle.objects.create(
+        department=department, quarter="2026Q1", window_start=end - timedelta(weeks=8),
+        window_end=end, opened_at=end - timedelta(weeks=4),
+    )  # fmt: skip
+    lessons = Reflection.objects.filter(department=department).order_by("pk")[:2]
+    for rank, lesson in enumerate(lessons, start=1):
+        ReviewItem.objects.create(
+            cycle=cycle, rank=rank, reflection=lesson, retrievals=3,
+            last_retrieved_at=end - timedelta(weeks=4), verdict="outdated",
+            decided_at=end - timedelta(weeks=3), decided_by=reviewer,
+        )  # fmt: skip
+    return summary
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_insights_page_draws_every_chart_on_the_demo(page, live_server, url, small_demo):
+    start, end = small_demo["start"], small_demo["end"]
+    pages = {
+        f"/insights/?as_of={end}": 1,
+        f"/insights/learning/?from={start}&to={end}": 4,  # outcomes, repeat, markers, written
+        "/insights/usefulness/": 3,  # by source outcome, lift, flows
+        url: 1,
+    }
+    sign_in(page, live_server, url)
+    for address, expected in pages.items():
+        page.console_messages.clear()
+        page.goto(f"{live_server.url}{address}")
+        figures = page.locator("figure[data-chart-figure]")
+        expect(figures).to_have_count(expected)
+        for i in range(expected):
+            figure = figures.nth(i)
+            expect(figure).to_have_class("chart-figure chart-ready")
+            chart = figure.locator(".chart")
+            expect(chart.locator("svg.marks")).to_have_count(1)
+            assert chart.locator(MARKS).count() > 0, f"{address}: figure {i} has no marks"
+            assert chart.locator("svg .role-title-text text").count() == 1
+            assert chart.locator("svg .role-axis-title text").count() >= 1
+            expect(chart).to_have_attribute("aria-label", figure.locator("figcaption").inner_text())
+            # The table with the same numbers follows the figure.
+            assert figure.evaluate(
+                "f => { const t = [...document.querySelectorAll('table')];"
+                " return t.some(x => f.compareDocumentPosition(x) & 4); }"
+            )
+        assert_no_csp_violations(page)
+    # The review's deprecations are labelled on the learning curves' time axis.
+    page.goto(f"{live_server.url}/insights/learning/?from={start}&to={end}")
+    learning = page.locator('figure[data-spec="chart-learning"] .chart')
+    expect(learning.locator("svg .mark-rule.role-mark line")).to_have_count(1)
+    expect(learning.locator("svg .mark-text.role-mark text")).to_have_text(
+        [re.compile(r"2026Q1: 2 deprecated$")]
+    )

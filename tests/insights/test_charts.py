@@ -12,7 +12,14 @@ from altair.vegalite.v6.schema.core import load_schema
 from bs4 import BeautifulSoup
 from django.template.loader import render_to_string
 
-from insights.charts import bar_chart, line_chart, projection_chart
+from insights.charts import (
+    bar_chart,
+    heatmap,
+    interval_chart,
+    line_chart,
+    projection_chart,
+    weekly_bar_chart,
+)
 from insights.projection import Projection, Refusal, fit_projection, saturating
 
 MONDAY = dt.date(2026, 1, 5)
@@ -241,3 +248,81 @@ def test_the_include_escapes_a_closing_script_tag_in_the_data():
     assert [v["department"] for key, data in walk(round_trip) if key == "data"
             for v in data["values"]] == [HOSTILE]  # fmt: skip
     assert soup.select_one("figcaption").get_text() == HOSTILE  # shown as text, not markup
+
+
+def test_weekly_bars_are_a_week_wide_and_stacked_in_the_given_order():
+    spec = weekly_bar_chart(
+        [{"week": WEEKS[0], "kind": k, "n": n} for k, n in (("Success", 3), ("Failure", 2))],
+        x="week",
+        y="n",
+        series="kind",
+        series_order=["Failure", "Success"],
+        title="Reflections written",
+        x_title="Week",
+        y_title="Reflections",
+        x_domain=(WEEKS[0], WEEKS[-1]),
+    )
+    assert_valid_vega_lite(spec)
+    assert_readable(spec, "Reflections written", "Week", "Reflections")
+    values = spec["data"]["values"]
+    assert values[0]["week_end"] == "2026-01-12"
+    assert {v["kind"]: v["stack_rank"] for v in values} == {"Failure": 0, "Success": 1}
+    assert spec["encoding"]["x2"]["field"] == "week_end"
+    assert spec["encoding"]["x"]["scale"]["domainMax"]["date"] == 30  # the last week's end
+
+
+def test_an_interval_chart_has_rules_points_and_a_reference():
+    spec = interval_chart(
+        [{"name": "#1 Reconcile", "lift": 0.1, "low": 0.05, "high": 0.15}],
+        label="name",
+        value="lift",
+        low="low",
+        high="high",
+        title="Lift",
+        value_title="Lift (points)",
+        label_title="Reflection",
+    )
+    assert_valid_vega_lite(spec)
+    assert marks(spec) == ["rule", "point", "rule"]
+    assert spec["layer"][0]["encoding"]["x2"]["field"] == "high"
+    assert spec["layer"][0]["encoding"]["x"]["title"] == "Lift (points)"
+    assert spec["description"].startswith("Dot plot of lift (points) with 95 % intervals")
+
+
+def test_a_heatmap_writes_its_counts_in_the_cells():
+    spec = heatmap(
+        [{"from": "sales", "to": "finance", "n": 4}, {"from": "sales", "to": "sales", "n": 40}],
+        x="to",
+        y="from",
+        value="n",
+        title="Flows",
+        x_title="Reflection's department",
+        y_title="Retriever's department",
+        value_title="Retrievals",
+    )
+    assert_valid_vega_lite(spec)
+    assert marks(spec) == ["rect", "text"]
+    assert spec["layer"][0]["encoding"]["x"]["title"] == "Reflection's department"
+
+
+def test_marker_labels_close_together_take_turns_and_late_ones_read_leftwards():
+    spec = line_chart(
+        weekly_rows(),
+        x="week",
+        y="rate",
+        series="department",
+        title="Weekly task success",
+        x_title="Week",
+        y_title="Success rate",
+        markers=[{"at": WEEKS[i], "label": f"m{i}"} for i in (1, 2, 11)],
+    )
+    assert_valid_vega_lite(spec)
+    texts = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    placed = {
+        v["label"]: (t["mark"]["align"], t["mark"]["dy"])
+        for t in texts
+        for v in t["data"]["values"]
+    }
+    assert placed["m1"][0] == placed["m2"][0] == "left"
+    assert placed["m1"][1] != placed["m2"][1]  # stacked, not overlapping
+    assert placed["m11"][0] == "right"

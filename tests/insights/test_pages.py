@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -192,3 +193,53 @@ def test_query_count_does_not_grow_with_the_data(manager, name):
         assert get(manager, name, as_of=AS_OF).status_code == 200
     assert len(large) == len(small)
     assert len(small) <= 16
+
+
+def chart_specs(response) -> dict[str, dict]:
+    """Each figure's Vega-Lite spec by chart name, as the page ships it."""
+    page = BeautifulSoup(response.content, "html.parser")
+    specs = {}
+    for figure in page.select("figure[data-chart-figure]"):
+        name = figure.select_one("[data-chart]")["data-chart"]
+        specs[name] = json.loads(page.find(id=figure["data-spec"]).string)
+        assert figure.find_next("table") is not None  # the numbers stay beneath
+    return specs
+
+
+def rows_of(spec) -> list:
+    """Every inline data row anywhere in a spec (altair may hoist a lone layer's data)."""
+    found = []
+    if isinstance(spec, dict):
+        for key, value in spec.items():
+            if key == "values" and isinstance(value, list):
+                found += [v for v in value if isinstance(v, dict)]
+            else:
+                found += rows_of(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            found += rows_of(value)
+    return found
+
+
+def test_every_page_charts_the_rows_its_tables_show(manager):
+    make_memory(6)
+    overview = chart_specs(get(manager, "insights:overview", as_of=AS_OF))
+    assert list(overview) == ["overview"]
+    values = rows_of(overview["overview"])
+    assert {"week": "2026-03-09", "department": "Finance", "success": 2 / 6} in values
+
+    learning = chart_specs(
+        get(manager, "insights:learning", department="finance", to=AS_OF, **{"from": "2026-03-02"})
+    )
+    assert list(learning) == ["learning", "repeat", "written"]  # no review deprecated anything
+    outcomes = rows_of(learning["learning"])
+    assert {"week": "2026-03-09", "measure": "Success rate", "rate": 2 / 6} in outcomes
+    written = rows_of(learning["written"])
+    assert sum(v["reflections"] for v in written) == 6
+    for spec in learning.values():
+        assert spec["title"]["text"] and spec["description"]
+
+    usefulness = chart_specs(get(manager, "insights:usefulness"))
+    assert list(usefulness) == ["usefulness", "flows"]  # lift needs 10 injected tasks
+    flows = rows_of(usefulness["flows"])
+    assert {"retriever": "finance", "author": "finance", "retrievals": 6} in flows
