@@ -35,7 +35,8 @@ class Command(BaseCommand):
             user.is_staff = role == "admin"
             user.is_superuser = role == "admin"
             user.save()
-            user.groups.set([Group.objects.get(name=role)])
+            # The role groups come with the migrations; recreate one an admin deleted.
+            user.groups.set([Group.objects.get_or_create(name=role)[0]])
             wanted = DEMO_DEPARTMENTS.get(role)
             if wanted is not None:
                 user.departments.set([departments[s] for s in wanted if s in departments])
