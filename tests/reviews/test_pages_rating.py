@@ -438,3 +438,14 @@ def test_every_post_needs_the_csrf_token(rating_round, raters, manager):
     close = reverse("ratings:close", kwargs={"pk": rating_round.pk})
     assert boss.post(close).status_code == 403
     assert boss.post(reverse("ratings:new"), {"name": "x"}).status_code == 403
+
+
+def test_managers_and_admins_find_the_calibration_settings_from_their_pages():
+    manager = client_for(UserFactory(roles=["manager"]))
+    rounds = BeautifulSoup(manager.get(reverse("ratings:list")).content, "html.parser")
+    assert rounds.find("a", href=reverse("calibration:policy"))
+
+    admin = client_for(UserFactory(roles=["admin"]))
+    status = BeautifulSoup(admin.get(reverse("calibration:status")).content, "html.parser")
+    for name in ("calibration:rubric", "calibration:sets", "calibration:policy"):
+        assert status.find("a", href=reverse(name)), name
