@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 
 
 class Department(models.Model):
@@ -115,6 +118,10 @@ class Reflection(models.Model):
     # millions of events per request; kept right by set-based refreshes (services).
     retrieval_count = models.PositiveIntegerField(default=0)
     last_retrieved_at = models.DateTimeField(null=True, blank=True)
+    # Of those, retrievals whose task succeeded (DOMAIN §7 "useful"): the usefulness page
+    # sums it per kind over all history, where joining 10M events to their tasks took 9 s.
+    # All-time because the page has no date range; kept by the same services as above.
+    useful_retrieval_count = models.PositiveIntegerField(default=0, db_default=0)
 
     imported_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -400,3 +407,62 @@ class Neighbour(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reflection_id} ~ {self.neighbour_id} ({self.similarity:.2f})"
+
+
+class RetrievalFlowDay(models.Model):
+    """Retrievals on one UTC day from one department's agents of another department's
+    reflections: the usefulness page's flows, read as a few thousand rows instead of grouping
+    ten million events. A day per row so imports add their new events' days and a recount can
+    be limited to days; kept equal to a recount of RetrievalEvent by the event import, the
+    reflection import (moves) and the daily policy job."""
+
+    day = models.DateField()
+    # The retriever's department: the one the log states, else the retrieving agent's; null
+    # when neither is known.
+    retriever_department = models.ForeignKey(
+        Department, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    reflection_department = models.ForeignKey(
+        Department, on_delete=models.CASCADE, related_name="+"
+    )
+    retrievals = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            # One row per day and pair, the unknown retriever included (NULLs would not
+            # collide in a plain unique index). Its leading day serves recounts from a day on.
+            models.UniqueConstraint(
+                models.F("day"),
+                models.F("reflection_department"),
+                Coalesce("retriever_department", models.Value(0)),
+                name="retrieval_flow_day_unique",
+            ),
+        ]
+        # The page sums every row (about 23 pairs by 365 days at 10M events): no other index.
+
+    def __str__(self) -> str:
+        return (
+            f"{self.day}: {self.retriever_department_id} → {self.reflection_department_id} "
+            f"{self.retrievals}"
+        )
+
+
+# Imports write events and tasks in SQL and keep the usefulness aggregates themselves
+# (reflections.services); these keep them when a single row is saved through the ORM instead
+# (the admin changing a task's outcome, tests' factories). Deletes are not followed: a signal
+# on delete would stop cascades from deleting millions of events in one statement, and the
+# daily recount corrects them.
+@receiver(post_save, sender=RetrievalEvent, dispatch_uid="count_saved_retrieval")
+def _count_saved_retrieval(sender, instance, created, raw, **kwargs):
+    if created and not raw:
+        from .services import count_saved_retrieval
+
+        count_saved_retrieval(event=instance)
+
+
+@receiver(post_save, sender=TaskRun, dispatch_uid="recount_useful_of_task")
+def _recount_useful_of_task(sender, instance, raw, **kwargs):
+    if not raw:
+        from .services import recount_useful_of_task
+
+        recount_useful_of_task(task_id=instance.task_id)

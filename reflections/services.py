@@ -22,10 +22,12 @@ from .models import (
     Agent,
     Department,
     ImportRun,
+    Outcome,
     Reflection,
     ReflectionHistory,
     RetrievalDay,
     RetrievalEvent,
+    RetrievalFlowDay,
     ScanFinding,
     State,
     TaskInjection,
@@ -72,6 +74,9 @@ class _Directory:
     """Departments and agents by name, created on first sight within the import transaction."""
 
     def __init__(self) -> None:
+        # Events with ids from here on are not in the flows yet (the event import adds them
+        # at its end); None: every event is.
+        self.uncounted_from: int | None = None
         self.departments = dict(Department.objects.values_list("slug", "id"))
         self.agents: dict[str, list] = {
             name: [pk, dept]
@@ -91,7 +96,15 @@ class _Directory:
             self.agents[name] = [agent.id, department_id]
         entry = self.agents[name]
         if entry[1] is None and department_id is not None:
+            # Its retrievals that state no department flow from its department from now on.
+            counted = "e.agent_id = %s AND e.department_id IS NULL"
+            params = [entry[0]]
+            if self.uncounted_from is not None:
+                counted += " AND e.id < %s"
+                params.append(self.uncounted_from)
+            shift_flows(where=counted, params=params, sign=-1)
             Agent.objects.filter(pk=entry[0]).update(department_id=department_id)
+            shift_flows(where=counted, params=params, sign=1)
             entry[1] = department_id
         return entry[0], entry[1]
 
@@ -459,9 +472,12 @@ def _write_reflections(
         # A changed file may name another author or department: their rollup rows are
         # recounted (cross-agent depends on the author, the rollup copies the department).
         moved = _moved_reflections(updates)
+        # Their retrievals leave the flows to the old department and join the new one's.
+        shift_flows_of_reflections(moved, sign=-1)
         # One statement per 500 changed files rather than one per file.
         Reflection.objects.bulk_update(updates, update_fields, batch_size=500)
         refresh_rollup_of_reflections(moved)
+        shift_flows_of_reflections(moved, sign=1)
     bulk.write_rows(ReflectionHistory._meta.db_table, HISTORY_COLUMNS, history, adapt=False)
     bulk.write_rows(
         ScanFinding._meta.db_table,
@@ -594,6 +610,8 @@ def import_events(
         # Events get increasing ids, and imports are serialised: every event this batch
         # writes has an id above this one, which is how the rollup finds the days it touched.
         first_new_event = _max_event_id() + 1
+        directory.uncounted_from = first_new_event
+        _start_remembering_outcomes()
         for path, fmt in files:
             kind = _detect_kind(path, fmt)
             if kind is None:
@@ -622,6 +640,8 @@ def import_events(
             refresh_retrieval_counters(reflection_ids=touched)
         if counts["retrievals"]["created"]:
             _refresh_rollup_after_import(first_new_event, counts["retrievals"]["created"])
+            shift_flows(where="e.id >= %s", params=[first_new_event], sign=1)
+        _count_useful_after_import(first_new_event)
         summary.created = counts["retrievals"]["created"] + counts["tasks"]["created"]
         summary.updated = counts["tasks"]["updated"]
         summary.unchanged = counts["retrievals"]["unchanged"] + counts["tasks"]["unchanged"]
@@ -974,6 +994,212 @@ def _refresh_rollup_after_import(first_new_event: int, created: int) -> str:
     return "days"
 
 
+# --------------------------------------------------------------------------- usefulness, flows
+#
+# Reflection.useful_retrieval_count (retrievals whose task succeeded) and RetrievalFlowDay
+# (retrievals per day, retriever's department and reflection's department) are what the
+# usefulness page reads. Imports keep them by difference, in SQL, from what they wrote: the new
+# events (ids from the import's first on), the tasks whose outcome they set, the agents and
+# reflections whose department they changed. The daily policy job and refresh_rollup recount
+# both from the events, which is what the tests hold the differences to.
+
+OUTCOMES_BEFORE = "staging_outcome_before"
+
+
+def _useful_join() -> str:
+    q = connection.ops.quote_name
+    return (
+        f"FROM {q(RetrievalEvent._meta.db_table)} e "
+        f"JOIN {q(TaskRun._meta.db_table)} t ON t.task_id = e.task_id"
+    )
+
+
+def _start_remembering_outcomes() -> None:
+    bulk.create_staging_table(OUTCOMES_BEFORE, "task_id varchar(255), was_useful integer")
+
+
+def _remember_outcomes(staging: str) -> None:
+    """Before a chunk of tasks is written: whether each task it creates or whose outcome it
+    changes counted as a success until now (a new task did not), the first time it is seen
+    in this import. Either log may come first, so the retrievals already stored against these
+    tasks change usefulness when the import ends."""
+    tasks = connection.ops.quote_name(TaskRun._meta.db_table)
+    bulk.execute(
+        f"INSERT INTO {OUTCOMES_BEFORE} (task_id, was_useful) "
+        "SELECT s.task_id, CASE WHEN t.outcome = %s THEN 1 ELSE 0 END "
+        f"FROM {staging} s LEFT JOIN {tasks} t ON t.task_id = s.task_id "
+        "WHERE (t.id IS NULL OR t.outcome <> s.outcome) "
+        f"AND NOT EXISTS (SELECT 1 FROM {OUTCOMES_BEFORE} b WHERE b.task_id = s.task_id)",
+        [Outcome.SUCCESS.value],
+    )
+
+
+def _count_useful_after_import(first_new_event: int) -> int:
+    """Add to useful_retrieval_count the import's new events whose task succeeded, and the
+    difference its outcome changes make to the events stored before it; one UPDATE."""
+    table = connection.ops.quote_name(Reflection._meta.db_table)
+    bulk.analyze(OUTCOMES_BEFORE)
+    success = Outcome.SUCCESS.value
+    changed = bulk.execute(
+        f"UPDATE {table} SET useful_retrieval_count = useful_retrieval_count + d.n FROM ("
+        "SELECT reflection_id, SUM(n) AS n FROM ("
+        f"SELECT e.reflection_id, 1 AS n {_useful_join()} WHERE e.id >= %s AND t.outcome = %s "
+        "UNION ALL "
+        "SELECT e.reflection_id, CASE WHEN t.outcome = %s THEN 1 ELSE 0 END - b.was_useful "
+        f"FROM {OUTCOMES_BEFORE} b "
+        f"JOIN {connection.ops.quote_name(RetrievalEvent._meta.db_table)} e "
+        "ON e.task_id = b.task_id "
+        f"JOIN {connection.ops.quote_name(TaskRun._meta.db_table)} t ON t.task_id = b.task_id "
+        "WHERE e.id < %s"
+        f") x GROUP BY reflection_id) d WHERE {table}.id = d.reflection_id AND d.n <> 0",
+        [first_new_event, success, success, first_new_event],
+    )
+    bulk.drop_staging_table(OUTCOMES_BEFORE)
+    return changed
+
+
+def refresh_useful_counters() -> int:
+    """Recount every reflection's useful_retrieval_count from the events and their tasks,
+    set-based, writing only the counts that differ; returns how many were rewritten."""
+    table = connection.ops.quote_name(Reflection._meta.db_table)
+    with transaction.atomic():
+        if bulk.is_postgres():
+            bulk.execute("SET LOCAL work_mem = '256MB'")
+        bulk.create_staging_table("staging_useful", "reflection_id bigint, n integer")
+        bulk.execute(
+            "INSERT INTO staging_useful (reflection_id, n) "
+            f"SELECT e.reflection_id, COUNT(*) {_useful_join()} WHERE t.outcome = %s "
+            "GROUP BY e.reflection_id",
+            [Outcome.SUCCESS.value],
+        )
+        bulk.analyze("staging_useful")
+        changed = bulk.execute(
+            f"UPDATE {table} SET useful_retrieval_count = u.n FROM staging_useful u "
+            f"WHERE {table}.id = u.reflection_id AND {table}.useful_retrieval_count <> u.n"
+        )
+        changed += bulk.execute(
+            f"UPDATE {table} SET useful_retrieval_count = 0 WHERE useful_retrieval_count <> 0 "
+            f"AND NOT EXISTS (SELECT 1 FROM staging_useful u WHERE u.reflection_id = {table}.id)"
+        )
+        bulk.drop_staging_table("staging_useful")
+        if bulk.is_postgres():
+            bulk.execute("SET LOCAL work_mem TO DEFAULT")
+    return changed
+
+
+def recount_useful_of_task(*, task_id: str) -> None:
+    """A task saved one at a time (the admin, tests): recount the reflections retrieved for
+    it, whatever its outcome was before."""
+    table = connection.ops.quote_name(Reflection._meta.db_table)
+    events = connection.ops.quote_name(RetrievalEvent._meta.db_table)
+    bulk.execute(
+        f"UPDATE {table} SET useful_retrieval_count = (SELECT COUNT(*) {_useful_join()} "
+        f"WHERE e.reflection_id = {table}.id AND t.outcome = %s) "
+        f"WHERE id IN (SELECT reflection_id FROM {events} WHERE task_id = %s)",
+        [Outcome.SUCCESS.value, task_id],
+    )
+
+
+def count_saved_retrieval(*, event: RetrievalEvent) -> None:
+    """A retrieval saved one at a time (the admin, tests): add it to its reflection's useful
+    count and to the flows, as an import would."""
+    if TaskRun.objects.filter(task_id=event.task_id, outcome=Outcome.SUCCESS).exists():
+        Reflection.objects.filter(pk=event.reflection_id).update(
+            useful_retrieval_count=models.F("useful_retrieval_count") + 1
+        )
+    shift_flows(where="e.id = %s", params=[event.pk], sign=1)
+
+
+FLOW_STAGING = "staging_flow"
+FLOW_COLUMNS = "day, retriever_department_id, reflection_department_id, retrievals"
+
+
+def _flows_select_sql(where: str) -> str:
+    """SELECT … GROUP BY of the flows of the raw events ``e`` that ``where`` selects: the
+    retriever's department is the one the log states, else the retrieving agent's (now)."""
+    q = connection.ops.quote_name
+    day = _utc_day_sql("e.retrieved_at")
+    retriever = "COALESCE(e.department_id, a.department_id)"
+    return (
+        f"SELECT {day}, {retriever}, r.department_id, COUNT(*) "
+        f"FROM {q(RetrievalEvent._meta.db_table)} e "
+        f"JOIN {q(Agent._meta.db_table)} a ON a.id = e.agent_id "
+        f"JOIN {q(Reflection._meta.db_table)} r ON r.id = e.reflection_id "
+        f"{where} GROUP BY {day}, {retriever}, r.department_id"
+    )
+
+
+def shift_flows(*, where: str, params: list, sign: int) -> None:
+    """Add (sign 1) or take away (sign -1) the events ``e`` that ``where`` selects to or from
+    RetrievalFlowDay, with the departments as they are now: call it with -1 before changing a
+    department its events flow from or to and with 1 after, or with 1 for new events."""
+    flows = connection.ops.quote_name(RetrievalFlowDay._meta.db_table)
+    bulk.create_staging_table(
+        FLOW_STAGING,
+        "day date, retriever_department_id bigint, reflection_department_id bigint, "
+        "retrievals integer",
+    )
+    if not bulk.execute(
+        f"INSERT INTO {FLOW_STAGING} ({FLOW_COLUMNS}) {_flows_select_sql('WHERE ' + where)}",
+        params,
+    ):
+        bulk.drop_staging_table(FLOW_STAGING)
+        return
+    bulk.analyze(FLOW_STAGING)
+    same = (
+        f"t.day = {flows}.day AND t.reflection_department_id = {flows}.reflection_department_id "
+        f"AND COALESCE(t.retriever_department_id, 0) = "
+        f"COALESCE({flows}.retriever_department_id, 0)"
+    )
+    op = "+" if sign > 0 else "-"
+    bulk.execute(
+        f"UPDATE {flows} SET retrievals = {flows}.retrievals {op} t.retrievals "
+        f"FROM {FLOW_STAGING} t WHERE {same}"
+    )
+    if sign > 0:
+        bulk.execute(
+            f"INSERT INTO {flows} ({FLOW_COLUMNS}) SELECT {FLOW_COLUMNS} FROM {FLOW_STAGING} t "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {flows} WHERE {same})"
+        )
+    else:
+        bulk.execute(f"DELETE FROM {flows} WHERE retrievals = 0")
+    bulk.drop_staging_table(FLOW_STAGING)
+
+
+def shift_flows_of_reflections(reflection_ids: Iterable[int], *, sign: int) -> None:
+    """shift_flows for every event of some reflections (their department may change)."""
+    ids = sorted(set(reflection_ids))
+    if not ids:
+        return
+    bulk.create_staging_table("staging_flow_ids", "id bigint")
+    bulk.write_rows("staging_flow_ids", ["id"], ((i,) for i in ids))
+    bulk.analyze("staging_flow_ids")
+    shift_flows(where="e.reflection_id IN (SELECT id FROM staging_flow_ids)", params=[], sign=sign)
+    bulk.drop_staging_table("staging_flow_ids")
+
+
+def refresh_retrieval_flows(*, since: date | None = None) -> int:
+    """Recount RetrievalFlowDay from the raw events: every day, or the UTC days from ``since``
+    on; returns the rows those days hold. The table is small (a row per day and department
+    pair), so the days are rewritten whole; the cost is the one GROUP BY over the events."""
+    flows = connection.ops.quote_name(RetrievalFlowDay._meta.db_table)
+    where, params, scope, scope_params = "", [], "", []
+    if since is not None:
+        start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
+        where, params = "WHERE e.retrieved_at >= %s", [bulk.adapt_value(start)]
+        scope, scope_params = "WHERE day >= %s", [connection.ops.adapt_datefield_value(since)]
+    with transaction.atomic():
+        if bulk.is_postgres():
+            bulk.execute("SET LOCAL work_mem = '256MB'")
+        bulk.execute(f"DELETE FROM {flows} {scope}", scope_params)
+        rows = bulk.execute(
+            f"INSERT INTO {flows} ({FLOW_COLUMNS}) {_flows_select_sql(where)}", params
+        )
+        if bulk.is_postgres():
+            bulk.execute("SET LOCAL work_mem TO DEFAULT")
+    return rows
+
+
 TASK_STAGING = "staging_task"
 TASK_COLUMNS = (
     "task_id",
@@ -1064,6 +1290,7 @@ def _import_tasks(
         bulk.analyze(TASK_STAGING)
         bulk.analyze("staging_injection")
         injections.clear()
+        _remember_outcomes(TASK_STAGING)
         differs = " OR ".join(f"{task_table}.{c} IS DISTINCT FROM s.{c}" for c in compared)
         # Tasks whose facts changed since the last import: rewrite them and their injections.
         bulk.execute(

@@ -21,10 +21,14 @@ def next_daily_run(now: datetime) -> datetime:
 @task
 def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dict:
     """Recount the retrieval rollup for the days decay reads, apply decay and salience as of
-    yesterday (UTC), recompute the neighbours of departments whose texts changed, then queue
-    tomorrow's run."""
+    yesterday (UTC), recount the usefulness page's aggregates, recompute the neighbours of
+    departments whose texts changed, then queue tomorrow's run."""
     from .policies import DEFAULT_CONFIG as config
-    from .services import refresh_retrieval_rollup
+    from .services import (
+        refresh_retrieval_flows,
+        refresh_retrieval_rollup,
+        refresh_useful_counters,
+    )
     from .services_neighbours import refresh_neighbours, stale_departments
     from .services_policies import apply_policies
 
@@ -36,6 +40,12 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     with transaction.atomic():
         refresh_retrieval_rollup(since=day - timedelta(days=window - 1))
         run = apply_policies(as_of=day)
+    # The usefulness page's aggregates, recounted whole: without an index on the events' time
+    # a window costs the same scan, and a whole recount also corrects what was written past
+    # the imports (an agent's department changed in the admin, a restore). About 9 s at 10M.
+    with transaction.atomic():
+        refresh_retrieval_flows()
+        refresh_useful_counters()
     # Duplicate candidates for the review queue: only departments whose texts changed.
     neighbours = refresh_neighbours(departments=stale_departments())
     if reschedule:

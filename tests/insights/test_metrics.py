@@ -8,11 +8,13 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models.functions import Coalesce
 
 from insights import metrics, selectors
 from insights.metrics import LessonRow, TaskRow, WeekStats
 from reflections.demo import write_workspace
-from reflections.models import Department, Reflection, TaskRun
+from reflections.models import Department, Outcome, Reflection, RetrievalEvent, TaskRun
 from reflections.services import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,
@@ -332,3 +334,56 @@ def test_the_demo_shows_its_planted_learning_shape(demo_workspace):
     )
     assert report.cross_agent_share == pytest.approx(0.14, abs=0.03)
     assert imported < 60
+
+
+def raw_usefulness(department_ids: list[int] | None) -> tuple[dict, list]:
+    """Useful retrievals per kind and flows per department pair grouped from the raw events,
+    as the page computed them before it read the maintained aggregates."""
+    succeeded = TaskRun.objects.filter(task_id=OuterRef("task_id"), outcome=Outcome.SUCCESS)
+    useful = RetrievalEvent.objects.filter(Exists(succeeded))
+    events = RetrievalEvent.objects.annotate(
+        retriever=Coalesce(F("department_id"), F("agent__department_id"))
+    )
+    if department_ids is not None:
+        useful = useful.filter(reflection__department_id__in=department_ids)
+        events = events.filter(
+            Q(retriever__in=department_ids) | Q(reflection__department_id__in=department_ids)
+        )
+    by_kind = dict(useful.values_list("reflection__kind").annotate(n=Count("id")).order_by())
+    flows = sorted(
+        events.values_list("retriever", "reflection__department_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    return by_kind, flows
+
+
+@pytest.mark.django_db
+def test_the_usefulness_aggregates_equal_grouping_the_raw_events(demo_workspace):
+    root, _ = demo_workspace
+    call_command("import_reflections", str(root), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("import_events", str(root / "logs"), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    departments = list(Department.objects.all())
+    slugs = {d.pk: d.slug for d in departments}
+    assert RetrievalEvent.objects.count() > 1000
+
+    for scope in [None, *([d.pk] for d in departments)]:
+        report = selectors.usefulness_report(departments=departments, department_ids=scope)
+        by_kind, flows = raw_usefulness(scope)
+        assert report.usefulness == metrics.usefulness(
+            dict(
+                (
+                    Reflection.objects
+                    if scope is None
+                    else Reflection.objects.filter(department_id__in=scope)
+                )
+                .values_list("kind")
+                .annotate(n=Count("id"))
+                .order_by()
+            ),
+            by_kind,
+        )
+        assert sorted(
+            (f.retriever_department, f.reflection_department, f.retrievals) for f in report.flows
+        ) == sorted((slugs.get(src, "—"), slugs[dst], n) for src, dst, n in flows)
+    assert report.usefulness.post_failure.useful_retrievals > 0

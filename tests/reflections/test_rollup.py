@@ -1,4 +1,5 @@
-"""The daily retrieval rollup (RetrievalDay) always equals a recount of the raw events."""
+"""The retrieval rollups (RetrievalDay, RetrievalFlowDay) and the useful-retrieval counters
+always equal a recount of the raw events."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ import pytest
 from django.core.management import call_command
 
 from reflections import services
-from reflections.models import Reflection, RetrievalDay, RetrievalEvent, State
+from reflections.models import (
+    Agent,
+    Department,
+    Reflection,
+    RetrievalDay,
+    RetrievalEvent,
+    RetrievalFlowDay,
+    State,
+    TaskRun,
+)
 from reflections.services import import_events, import_reflections, refresh_retrieval_rollup
 from reflections.tasks import run_daily_policies
 from tests.factories import (
@@ -20,6 +30,7 @@ from tests.factories import (
     DepartmentFactory,
     ReflectionFactory,
     RetrievalEventFactory,
+    TaskRunFactory,
 )
 
 pytestmark = pytest.mark.django_db
@@ -317,3 +328,234 @@ def test_the_daily_run_recounts_the_decay_window_before_decay():
     reflection.refresh_from_db()
     assert reflection.state == State.PROMOTED
     assert rollup() == recount()
+
+
+# --------------------------------------------------------------------------- usefulness
+
+
+def task(task_id: str, outcome: str, agent: str = "finance-agent", dept: str = "finance") -> dict:
+    return {
+        "task_id": task_id,
+        "agent": agent,
+        "department": dept,
+        "task_type": "reconciliation",
+        "finished_at": "2026-05-29T12:00:00Z",
+        "outcome": outcome,
+    }
+
+
+def write_tasks(ws: Path, *tasks: dict) -> Path:
+    """The task log, as it is now: a later write states the tasks' outcomes afresh."""
+    log = ws / "logs" / "tasks.jsonl"
+    log.write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    return log
+
+
+def import_tasks(ws: Path):
+    return import_events(paths=[ws / "logs" / "tasks.jsonl"], now=NOW)
+
+
+def useful_recount() -> dict[int, int]:
+    """Reflection → retrievals whose task succeeded, counted in Python."""
+    succeeded = set(TaskRun.objects.filter(outcome="success").values_list("task_id", flat=True))
+    counts = Counter(
+        reflection_id
+        for reflection_id, task_id in RetrievalEvent.objects.values_list("reflection_id", "task_id")
+        if task_id in succeeded
+    )
+    return {pk: counts[pk] for pk in Reflection.objects.values_list("id", flat=True)}
+
+
+def useful() -> dict[int, int]:
+    return dict(Reflection.objects.values_list("id", "useful_retrieval_count"))
+
+
+def flows_recount() -> dict[tuple[date, int | None, int], int]:
+    """(UTC day, retriever's department, reflection's department) → retrievals, in Python."""
+    agents = dict(Agent.objects.values_list("id", "department_id"))
+    departments = dict(Reflection.objects.values_list("id", "department_id"))
+    counts: Counter = Counter()
+    for reflection_id, at, agent_id, department_id in RetrievalEvent.objects.values_list(
+        "reflection_id", "retrieved_at", "agent_id", "department_id"
+    ):
+        retriever = department_id or agents[agent_id]
+        counts[(at.astimezone(UTC).date(), retriever, departments[reflection_id])] += 1
+    return dict(counts)
+
+
+def flows() -> dict[tuple[date, int | None, int], int]:
+    return {
+        (day, src, dst): n
+        for day, src, dst, n in RetrievalFlowDay.objects.values_list(
+            "day", "retriever_department_id", "reflection_department_id", "retrievals"
+        )
+    }
+
+
+def useful_of(source_path: str) -> int:
+    return Reflection.objects.get(source_path=source_path).useful_retrieval_count
+
+
+def dept(slug: str) -> int:
+    return Department.objects.get(slug=slug).pk
+
+
+RETRIEVALS = (
+    line(FINANCE, "2026-05-20T09:12:00Z", "ok1"),
+    line(FINANCE, "2026-05-20T10:00:00Z", "bad"),
+    line(FINANCE, "2026-05-21T10:00:00Z", "gone"),  # no such task: never useful
+    line(FINANCE, "2026-05-21T11:00:00Z", "ok2", agent="sales-agent"),
+    {**line(SALES, "2026-05-28T08:03:00Z", "ok1", agent="delivery-agent"), "department": "finance"},
+)
+TASKS = (task("ok1", "success"), task("ok2", "success"), task("bad", "failure"))
+
+
+@pytest.mark.parametrize("order", ["retrievals first", "tasks first", "one import"])
+def test_useful_counts_and_flows_equal_a_recount_whichever_log_comes_first(workspace, order):
+    append(workspace, *RETRIEVALS)
+    retrievals, tasks = workspace / "logs" / "retrievals.jsonl", write_tasks(workspace, *TASKS)
+
+    if order == "one import":
+        import_events(paths=[tasks, retrievals], now=NOW)
+    else:
+        for log in [retrievals, tasks] if order == "retrievals first" else [tasks, retrievals]:
+            import_events(paths=[log], now=NOW)
+
+    assert useful() == useful_recount()
+    assert (useful_of(FINANCE), useful_of(SALES)) == (2, 1)
+    assert flows() == flows_recount()
+    day = date(2026, 5, 21)
+    assert flows()[(day, dept("sales"), dept("finance"))] == 1
+    # The stated department wins over the retrieving agent's.
+    assert (date(2026, 5, 28), dept("finance"), dept("sales")) in flows()
+
+
+def test_reimporting_both_logs_leaves_useful_counts_and_flows_as_they_were(workspace):
+    append(workspace, *RETRIEVALS)
+    logs = [workspace / "logs" / "retrievals.jsonl", write_tasks(workspace, *TASKS)]
+    import_events(paths=logs, now=NOW)
+    before = (useful(), flows())
+
+    again = import_events(paths=logs, now=NOW)
+
+    assert again.created == again.updated == 0
+    assert (useful(), flows()) == before == (useful_recount(), flows_recount())
+
+
+def test_a_grown_log_adds_only_its_new_retrievals(workspace):
+    append(workspace, *RETRIEVALS)
+    write_tasks(workspace, *TASKS)
+    import_tasks(workspace)
+    import_log(workspace)
+    append(
+        workspace,
+        line(FINANCE, "2026-05-20T18:00:00Z", "ok2"),  # a day already counted
+        line(FINANCE, "2026-05-30T08:00:00Z", "ok1"),  # a new day
+    )
+
+    again = import_log(workspace)
+
+    assert again.details["retrievals"]["created"] == 2
+    assert useful_of(FINANCE) == 4
+    assert (useful(), flows()) == (useful_recount(), flows_recount())
+
+
+def test_a_task_outcome_that_changes_moves_its_retrievals_in_or_out_of_useful(workspace):
+    append(workspace, *RETRIEVALS)
+    write_tasks(workspace, *TASKS)
+    import_events(
+        paths=[workspace / "logs" / "retrievals.jsonl", workspace / "logs" / "tasks.jsonl"], now=NOW
+    )
+    assert useful_of(FINANCE) == 2  # ok1, ok2
+    # The same import brings the changed outcomes and new retrievals of the changed tasks.
+    append(workspace, line(FINANCE, "2026-05-30T08:00:00Z", "bad"))
+    append(workspace, line(SALES, "2026-05-30T09:00:00Z", "ok1"))
+    write_tasks(workspace, task("ok1", "failure"), task("ok2", "success"), task("bad", "success"))
+
+    summary = import_events(
+        paths=[workspace / "logs" / "tasks.jsonl", workspace / "logs" / "retrievals.jsonl"], now=NOW
+    )
+
+    assert summary.details["tasks"]["updated"] == 2
+    # ok2 and bad (twice, once new) are useful now; ok1 no longer is.
+    assert (useful_of(FINANCE), useful_of(SALES)) == (3, 0)
+    assert useful() == useful_recount()
+
+
+def test_an_agent_that_gets_a_department_moves_its_flows(workspace):
+    # An agent first seen in a retrieval log that states no department has none.
+    append(workspace, line(FINANCE, "2026-05-20T09:12:00Z", "t1", agent="audit-agent"))
+    import_log(workspace)
+    assert flows() == {(date(2026, 5, 20), None, dept("finance")): 1}
+    # Its task log names its department; the same import brings another of its retrievals.
+    append(workspace, line(FINANCE, "2026-05-21T09:12:00Z", "t2", agent="audit-agent"))
+    write_tasks(workspace, task("t1", "success", agent="audit-agent", dept="sales"))
+
+    import_events(
+        paths=[workspace / "logs" / "retrievals.jsonl", workspace / "logs" / "tasks.jsonl"], now=NOW
+    )
+
+    assert (
+        flows()
+        == flows_recount()
+        == {
+            (date(2026, 5, 20), dept("sales"), dept("finance")): 1,
+            (date(2026, 5, 21), dept("sales"), dept("finance")): 1,
+        }
+    )
+
+
+def test_a_reflection_that_moves_department_moves_its_flows(workspace):
+    append(workspace, *RETRIEVALS)
+    import_log(workspace)
+    path = workspace / FINANCE
+    path.write_text(path.read_text().replace("department: finance", "department: sales"))
+
+    import_reflections(paths=[workspace], default_department="research", now=NOW)
+
+    assert Reflection.objects.get(source_path=FINANCE).department.slug == "sales"
+    assert flows() == flows_recount()
+    assert (date(2026, 5, 20), dept("finance"), dept("finance")) not in flows()
+
+
+def test_tasks_and_retrievals_saved_one_at_a_time_keep_the_counts():
+    reflection = ReflectionFactory()
+    run = TaskRunFactory(outcome="failure")
+    RetrievalEventFactory(reflection=reflection, task_id=run.task_id)
+    RetrievalEventFactory(reflection=reflection, task_id="later")
+    assert useful()[reflection.pk] == 0
+
+    run.outcome = "success"
+    run.save()
+    TaskRunFactory(task_id="later", outcome="success")
+
+    assert useful()[reflection.pk] == 2
+    assert (useful(), flows()) == (useful_recount(), flows_recount())
+
+
+def test_the_refresh_command_and_the_daily_run_recount_usefulness():
+    reflection = ReflectionFactory(created_at=datetime(2026, 1, 3, tzinfo=UTC))
+    TaskRunFactory(task_id="ok", outcome="success")
+    for day in (1, 2):
+        RetrievalEventFactory(
+            reflection=reflection, task_id="ok", retrieved_at=datetime(2026, 5, day, tzinfo=UTC)
+        )
+    expected = (useful_recount(), flows_recount())
+    assert expected[0][reflection.pk] == 2
+
+    def drift():
+        # Written behind the services' back, as a restore or a raw SQL fix would.
+        Reflection.objects.update(useful_retrieval_count=7)
+        RetrievalFlowDay.objects.update(retrievals=9)
+        RetrievalFlowDay.objects.filter(day=date(2026, 5, 1)).delete()
+
+    drift()
+    call_command("refresh_rollup", "--since", "2026-05-02")
+    assert flows()[(date(2026, 5, 2), reflection.department_id, reflection.department_id)] == 1
+    assert (date(2026, 5, 1), reflection.department_id, reflection.department_id) not in flows()
+    call_command("refresh_rollup")
+    assert (useful(), flows()) == expected
+
+    drift()
+    run_daily_policies.call(as_of="2026-11-21", reschedule=False)
+    assert (useful(), flows()) == expected

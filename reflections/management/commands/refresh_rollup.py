@@ -1,4 +1,5 @@
-"""Rebuild the daily retrieval rollup (RetrievalDay) from the raw retrieval events."""
+"""Rebuild the retrieval rollups (RetrievalDay, RetrievalFlowDay) and the useful-retrieval
+counters from the raw retrieval events."""
 
 import json
 import time
@@ -7,7 +8,11 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reflections.services import refresh_retrieval_rollup
+from reflections.services import (
+    refresh_retrieval_flows,
+    refresh_retrieval_rollup,
+    refresh_useful_counters,
+)
 
 
 def _since(value: str) -> date:
@@ -18,7 +23,10 @@ def _since(value: str) -> date:
 
 
 class Command(BaseCommand):
-    help = "Recount the per-day retrieval rollup from the events: every day, or from --since on."
+    help = (
+        "Recount the per-day retrieval rollups from the events: every day, or from --since on; "
+        "without --since, also every reflection's useful-retrieval count."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--since", type=_since, help="only UTC days on or after this date")
@@ -29,11 +37,20 @@ class Command(BaseCommand):
     def handle(self, *args, since, as_json, **options):
         started = time.perf_counter()
         result = refresh_retrieval_rollup(since=since)
+        flow_rows = refresh_retrieval_flows(since=since)
+        # The counters are all-time: a recount from a day on has nothing to limit them to.
+        useful_changed = refresh_useful_counters() if since is None else None
         seconds = time.perf_counter() - started
         if as_json:
             self.stdout.write(
                 json.dumps(
-                    {"since": since and since.isoformat(), **asdict(result), "seconds": seconds}
+                    {
+                        "since": since and since.isoformat(),
+                        **asdict(result),
+                        "flow_rows": flow_rows,
+                        "useful_changed": useful_changed,
+                        "seconds": seconds,
+                    }
                 )
             )
             return
@@ -42,3 +59,6 @@ class Command(BaseCommand):
             f"Retrieval rollup recounted for {scope} in {seconds:.1f} s: {result.rows:,} rows; "
             f"{result.inserted:,} inserted, {result.updated:,} updated, {result.deleted:,} deleted"
         )
+        self.stdout.write(f"Department flows: {flow_rows:,} rows")
+        if useful_changed is not None:
+            self.stdout.write(f"Useful-retrieval counts corrected: {useful_changed:,}")
