@@ -657,26 +657,26 @@ def department_flows(
 def lift_table(*, department_ids: list[int] | None, top: int = LIFT_TOP) -> list[LiftRow]:
     """The ``top`` reflections by injections with their lift (reviews.evidence: success of the
     tasks they were injected into against their department's rate in the same ISO weeks,
-    week-weighted), over all history; four queries."""
-    ranked = list(
-        _scoped(
-            TaskInjection.objects.exclude(reflection__state=State.QUARANTINED),
-            department_ids,
-            "reflection__department_id",
-        )
-        .values_list("reflection_id")
-        .annotate(n=Count("id"))
-        .order_by("-n", "reflection_id")[:top]
-    )
-    if not ranked:
-        return []
-    ids = [pk for pk, _ in ranked]
+    week-weighted), over all history; three queries."""
+    # The ranking reads the maintained per-reflection count (reflections.services keeps it equal
+    # to counting the injections, which grouped 2.3M rows in 3 s); the index refl_injections
+    # yields the top rows in order.
     shown = {
         row[0]: row
-        for row in Reflection.objects.filter(pk__in=ids).values_list(
-            "id", "title", "department_id", "department__slug", "agent__name", "kind"
+        for row in _scoped(
+            Reflection.objects.exclude(state=State.QUARANTINED).filter(injection_count__gt=0),
+            department_ids,
         )
-    }
+        .order_by("-injection_count", "id")
+        .values_list(
+            "id", "title", "department_id", "department__slug", "agent__name", "kind",
+            "injection_count",
+        )[:top]
+    }  # fmt: skip
+    if not shown:
+        return []
+    ranked = [(pk, row[6]) for pk, row in shown.items()]
+    ids = list(shown)
     injected: dict[int, dict[date, tuple[int, int]]] = defaultdict(dict)
     for pk, week, tasks, ok in (
         TaskInjection.objects.filter(reflection_id__in=ids)
@@ -703,7 +703,7 @@ def lift_table(*, department_ids: list[int] | None, top: int = LIFT_TOP) -> list
             department[dept][_as_date(week)] = (tasks, ok)
     rows = []
     for pk, n in ranked:
-        _, title, dept_id, slug, agent, kind = shown[pk]
+        _, title, dept_id, slug, agent, kind, _ = shown[pk]
         lift = week_weighted_lift(injected[pk], department[dept_id], min_tasks=LIFT_MIN_TASKS)
         interval = None
         if lift.injected_rate is not None:

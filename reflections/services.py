@@ -1110,6 +1110,53 @@ def count_saved_retrieval(*, event: RetrievalEvent) -> None:
     shift_flows(where="e.id = %s", params=[event.pk], sign=1)
 
 
+# Reflection.injection_count (TaskInjection rows) ranks the usefulness page's lift table. Task
+# imports keep it by difference from the injections they delete and add; the daily policy job
+# and refresh_rollup recount it.
+
+
+def _shift_injection_counts(deltas_sql: str) -> int:
+    """Add to injection_count the ``n`` of each ``reflection_id`` that ``deltas_sql`` (a
+    SELECT reflection_id, n … GROUP BY reflection_id) yields; one UPDATE."""
+    table = connection.ops.quote_name(Reflection._meta.db_table)
+    return bulk.execute(
+        f"UPDATE {table} SET injection_count = injection_count + d.n FROM ({deltas_sql}) d "
+        f"WHERE {table}.id = d.reflection_id AND d.n <> 0"
+    )
+
+
+def refresh_injection_counters() -> int:
+    """Recount every reflection's injection_count from the injections, set-based, writing only
+    the counts that differ; returns how many were rewritten (about 2 s at 2.3M injections)."""
+    table = connection.ops.quote_name(Reflection._meta.db_table)
+    injections = connection.ops.quote_name(TaskInjection._meta.db_table)
+    with transaction.atomic():
+        bulk.create_staging_table("staging_injected", "reflection_id bigint, n integer")
+        bulk.execute(
+            "INSERT INTO staging_injected (reflection_id, n) "
+            f"SELECT reflection_id, COUNT(*) FROM {injections} GROUP BY reflection_id"
+        )
+        bulk.analyze("staging_injected")
+        changed = bulk.execute(
+            f"UPDATE {table} SET injection_count = u.n FROM staging_injected u "
+            f"WHERE {table}.id = u.reflection_id AND {table}.injection_count <> u.n"
+        )
+        changed += bulk.execute(
+            f"UPDATE {table} SET injection_count = 0 WHERE injection_count <> 0 AND NOT EXISTS "
+            f"(SELECT 1 FROM staging_injected u WHERE u.reflection_id = {table}.id)"
+        )
+        bulk.drop_staging_table("staging_injected")
+    return changed
+
+
+def count_saved_injection(*, injection: TaskInjection) -> None:
+    """An injection saved one at a time (the admin, tests): add it to its reflection's count,
+    as an import would."""
+    Reflection.objects.filter(pk=injection.reflection_id).update(
+        injection_count=models.F("injection_count") + 1
+    )
+
+
 FLOW_STAGING = "staging_flow"
 FLOW_COLUMNS = "day, retriever_department_id, reflection_department_id, retrievals"
 
@@ -1303,14 +1350,26 @@ def _import_tasks(
             + f" FROM {TASK_STAGING} s WHERE {task_table}.task_id = s.task_id "
             "AND s.task_id IN (SELECT task_id FROM staging_changed)"
         )
-        bulk.execute(
-            f"DELETE FROM {inj_table} WHERE task_run_id IN (SELECT t.id FROM {task_table} t "
-            "JOIN staging_changed c ON c.task_id = t.task_id)"
+        changed_runs = (
+            f"SELECT t.id FROM {task_table} t JOIN staging_changed c ON c.task_id = t.task_id"
         )
+        _shift_injection_counts(
+            f"SELECT reflection_id, -COUNT(*) AS n FROM {inj_table} "
+            f"WHERE task_run_id IN ({changed_runs}) GROUP BY reflection_id"
+        )
+        bulk.execute(f"DELETE FROM {inj_table} WHERE task_run_id IN ({changed_runs})")
         bulk.execute("DROP TABLE staging_changed")
         created += bulk.execute(
             f"INSERT INTO {task_table} ({cols}) SELECT {cols} FROM {TASK_STAGING} s "
             f"WHERE NOT EXISTS (SELECT 1 FROM {task_table} t WHERE t.task_id = s.task_id)"
+        )
+        # The file names each (task, reflection) pair once, so what is not stored yet is what
+        # the INSERT below adds (ON CONFLICT skips exactly the rest).
+        _shift_injection_counts(
+            f"SELECT i.reflection_id, COUNT(*) AS n FROM staging_injection i "
+            f"JOIN {task_table} t ON t.task_id = i.task_id WHERE NOT EXISTS (SELECT 1 FROM "
+            f"{inj_table} x WHERE x.task_run_id = t.id AND x.reflection_id = i.reflection_id) "
+            "GROUP BY i.reflection_id"
         )
         bulk.execute(
             f"INSERT INTO {inj_table} (task_run_id, reflection_id, position) "

@@ -14,7 +14,15 @@ from django.db.models.functions import Coalesce
 from insights import metrics, selectors
 from insights.metrics import LessonRow, TaskRow, WeekStats
 from reflections.demo import write_workspace
-from reflections.models import Department, Outcome, Reflection, RetrievalEvent, TaskRun
+from reflections.models import (
+    Department,
+    Outcome,
+    Reflection,
+    RetrievalEvent,
+    State,
+    TaskInjection,
+    TaskRun,
+)
 from reflections.services import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,
@@ -276,6 +284,32 @@ def test_lift_below_the_minimum_sample_shows_counts_without_rates():
     [row] = selectors.lift_table(department_ids=None)
     assert row.lift.injected_tasks == selectors.LIFT_MIN_TASKS - 1
     assert row.lift.injected_rate is None and row.interval is None and row.lift_interval is None
+
+
+@pytest.mark.django_db
+def test_lift_ranks_by_the_injection_counter_most_first_ties_by_id_without_quarantined():
+    fin = AgentFactory(name="fin", department=DepartmentFactory(slug="finance"))
+    sal = AgentFactory(name="sal", department=DepartmentFactory(slug="sales"))
+    tie_a, tie_b, top = (ReflectionFactory(agent=fin) for _ in range(3))
+    quarantined = ReflectionFactory(agent=fin, state=State.QUARANTINED)
+    other = ReflectionFactory(agent=sal)
+    ReflectionFactory(agent=fin)  # never injected: not ranked
+    for reflection, n in ((tie_a, 2), (tie_b, 2), (top, 3), (quarantined, 5), (other, 4)):
+        for _ in range(n):
+            TaskInjectionFactory(task_run=TaskRunFactory(agent=fin), reflection=reflection)
+    # The counter the ranking reads equals counting the injections.
+    counted = dict(
+        TaskInjection.objects.values_list("reflection_id").annotate(n=Count("id")).order_by()
+    )
+    assert dict(Reflection.objects.filter(injection_count__gt=0).values_list(
+        "id", "injection_count")) == counted  # fmt: skip
+
+    ranked = selectors.lift_table(department_ids=None)
+    assert [(r.reflection_id, r.injections) for r in ranked] == [
+        (other.pk, 4), (top.pk, 3), (tie_a.pk, 2), (tie_b.pk, 2)
+    ]  # fmt: skip
+    finance_only = selectors.lift_table(department_ids=[fin.department_id], top=2)
+    assert [r.reflection_id for r in finance_only] == [top.pk, tie_a.pk]
 
 
 # --------------------------------------------------------------------------- the demo

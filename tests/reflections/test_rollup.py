@@ -21,6 +21,7 @@ from reflections.models import (
     RetrievalEvent,
     RetrievalFlowDay,
     State,
+    TaskInjection,
     TaskRun,
 )
 from reflections.services import import_events, import_reflections, refresh_retrieval_rollup
@@ -30,6 +31,7 @@ from tests.factories import (
     DepartmentFactory,
     ReflectionFactory,
     RetrievalEventFactory,
+    TaskInjectionFactory,
     TaskRunFactory,
 )
 
@@ -559,3 +561,99 @@ def test_the_refresh_command_and_the_daily_run_recount_usefulness():
     drift()
     run_daily_policies.call(as_of="2026-11-21", reschedule=False)
     assert (useful(), flows()) == expected
+
+
+# --------------------------------------------------------------------------- injections
+
+
+def injected(task_id: str, *reflections: str, outcome: str = "success") -> dict:
+    return {**task(task_id, outcome), "reflections_injected": list(reflections)}
+
+
+def injections_recount() -> dict[int, int]:
+    """Reflection → tasks it was injected into, counted in Python."""
+    counts = Counter(TaskInjection.objects.values_list("reflection_id", flat=True))
+    return {pk: counts[pk] for pk in Reflection.objects.values_list("id", flat=True)}
+
+
+def injections() -> dict[int, int]:
+    return dict(Reflection.objects.values_list("id", "injection_count"))
+
+
+def injections_of(source_path: str) -> int:
+    return Reflection.objects.get(source_path=source_path).injection_count
+
+
+def test_imported_injections_are_counted_per_reflection(workspace):
+    write_tasks(
+        workspace,
+        injected("t1", FINANCE, SALES),
+        injected("t2", FINANCE),
+        injected("t3", outcome="failure"),
+    )
+
+    import_tasks(workspace)
+
+    assert (injections_of(FINANCE), injections_of(SALES)) == (2, 1)
+    assert injections() == injections_recount()
+
+
+def test_reimporting_the_same_tasks_leaves_the_injection_counts_as_they_were(workspace):
+    write_tasks(workspace, injected("t1", FINANCE, SALES), injected("t2", FINANCE))
+    import_tasks(workspace)
+    before = injections()
+
+    again = import_tasks(workspace)
+
+    assert again.created == again.updated == 0
+    assert injections() == before == injections_recount()
+
+
+def test_new_and_changed_tasks_move_their_injections(workspace):
+    write_tasks(workspace, injected("t1", FINANCE, SALES), injected("t2", FINANCE))
+    import_tasks(workspace)
+    # t1 changed (its outcome) and now injects only SALES; t2 is as it was but names another
+    # reflection too; t3 is new.
+    write_tasks(
+        workspace,
+        injected("t1", SALES, outcome="failure"),
+        injected("t2", FINANCE, SALES),
+        injected("t3", FINANCE, SALES),
+    )
+
+    summary = import_tasks(workspace)
+
+    assert (summary.details["tasks"]["created"], summary.details["tasks"]["updated"]) == (1, 1)
+    assert injections() == injections_recount()
+    assert (injections_of(FINANCE), injections_of(SALES)) == (2, 3)
+
+
+def test_injections_saved_one_at_a_time_are_counted():
+    reflection = ReflectionFactory()
+    TaskInjectionFactory(reflection=reflection)
+    TaskInjectionFactory(reflection=reflection)
+
+    assert injections()[reflection.pk] == 2 == injections_recount()[reflection.pk]
+
+
+def test_the_refresh_command_and_the_daily_run_recount_injections():
+    busy, quiet = ReflectionFactory(), ReflectionFactory()
+    for _ in range(3):
+        TaskInjectionFactory(reflection=busy)
+    expected = injections_recount()
+    assert (expected[busy.pk], expected[quiet.pk]) == (3, 0)
+
+    def drift():
+        # Written behind the services' back: a restore, a raw SQL fix, a task deleted with its
+        # injections.
+        Reflection.objects.update(injection_count=5)
+
+    drift()
+    call_command("refresh_rollup", "--since", "2026-05-02")
+    assert injections()[busy.pk] == 5  # a recount from a day on leaves all-time counts alone
+    call_command("refresh_rollup")
+    assert injections() == expected
+
+    drift()
+    run_daily_policies.call(as_of="2026-11-21", reschedule=False)
+    assert injections() == expected

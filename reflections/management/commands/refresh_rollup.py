@@ -1,5 +1,5 @@
 """Rebuild the retrieval rollups (RetrievalDay, RetrievalFlowDay) and the useful-retrieval
-counters from the raw retrieval events."""
+counters from the raw retrieval events, and the injection counters from the injections."""
 
 import json
 import time
@@ -9,6 +9,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.services import (
+    refresh_injection_counters,
     refresh_retrieval_flows,
     refresh_retrieval_rollup,
     refresh_useful_counters,
@@ -25,7 +26,7 @@ def _since(value: str) -> date:
 class Command(BaseCommand):
     help = (
         "Recount the per-day retrieval rollups from the events: every day, or from --since on; "
-        "without --since, also every reflection's useful-retrieval count."
+        "without --since, also every reflection's useful-retrieval and injection counts."
     )
 
     def add_arguments(self, parser):
@@ -40,6 +41,7 @@ class Command(BaseCommand):
         flow_rows = refresh_retrieval_flows(since=since)
         # The counters are all-time: a recount from a day on has nothing to limit them to.
         useful_changed = refresh_useful_counters() if since is None else None
+        injections_changed = refresh_injection_counters() if since is None else None
         seconds = time.perf_counter() - started
         if as_json:
             self.stdout.write(
@@ -49,6 +51,7 @@ class Command(BaseCommand):
                         **asdict(result),
                         "flow_rows": flow_rows,
                         "useful_changed": useful_changed,
+                        "injections_changed": injections_changed,
                         "seconds": seconds,
                     }
                 )
@@ -62,3 +65,5 @@ class Command(BaseCommand):
         self.stdout.write(f"Department flows: {flow_rows:,} rows")
         if useful_changed is not None:
             self.stdout.write(f"Useful-retrieval counts corrected: {useful_changed:,}")
+        if injections_changed is not None:
+            self.stdout.write(f"Injection counts corrected: {injections_changed:,}")
