@@ -119,7 +119,9 @@ def status(request: HtmxHttpRequest) -> HttpResponse:
             if state.latest
             else [],
             "policy": CalibrationPolicy.current(),
-            "size": CALIBRATION_SIZE,
+            # The active set's own size (a set may hold other than the usual 30).
+            "size": CalibrationItem.objects.filter(calibration_set__is_active=True).count()
+            or CALIBRATION_SIZE,
         },
     )
 
