@@ -236,6 +236,12 @@ def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
     target = item
     if moved_on:
         position = selectors.queue_position(cycle, request.user, item.rank)
+        if position.next_open is None and position.done == position.total:
+            messages.info(
+                request,
+                f"That was your last open item: all {position.total} have a verdict. "
+                "Go back to any of them to change or undo it.",
+            )
         rank = position.next_open or position.next
         if rank is not None:
             target = selectors.get_item_for_user(request.user, cycle, rank)

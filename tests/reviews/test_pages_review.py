@@ -339,3 +339,12 @@ class TestManagingAndReporting:
         text = page.get_text()
         assert "retired <b>tool</b>" in text  # shown as text, not markup
         assert "Still open" in text
+
+
+def test_the_last_verdict_says_the_queue_is_done(cycle, ana):
+    client = client_for(ana)
+    client.post(item_url(cycle, 1, "decide"), {"verdict": "keep", "version": 0})
+    response = client.post(
+        item_url(cycle, 3, "decide"), {"verdict": "keep", "version": 0}, follow=True
+    )
+    assert "all 2 have a verdict" in response.content.decode()
