@@ -243,3 +243,15 @@ def test_every_page_charts_the_rows_its_tables_show(manager):
     assert list(usefulness) == ["usefulness", "flows"]  # lift needs 10 injected tasks
     flows = rows_of(usefulness["flows"])
     assert {"retriever": "finance", "author": "finance", "retrievals": 6} in flows
+
+
+@pytest.mark.parametrize("name", [*PAGES, "insights:projection:page"])
+def test_every_insights_page_links_to_the_others_and_marks_itself(manager, name):
+    page = BeautifulSoup(get(manager, name).content, "html.parser")
+    links = page.select(".insights-nav a")
+    assert [a["href"] for a in links] == [
+        reverse(n)
+        for n in ("insights:overview", "insights:learning", "insights:usefulness",
+                  "insights:projection:page")
+    ]  # fmt: skip
+    assert [a["href"] for a in links if a.get("aria-current")] == [reverse(name)]
