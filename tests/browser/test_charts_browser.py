@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from django.urls import NoReverseMatch, include, path, reverse
@@ -15,32 +14,17 @@ from playwright.sync_api import expect
 from insights.projection import saturating
 from reflections.models import TaskRun
 from reflexion_site.urls import urlpatterns as site_urlpatterns
+from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import AgentFactory, DepartmentFactory, UserFactory
 
-CHROMIUM = Path("/usr/bin/chromium")
-PASSWORD = "correct horse battery staple"  # UserFactory's
 URL = "/insights/projection/"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
-        reason="needs the system Chromium at /usr/bin/chromium",
-    ),
-]
+pytestmark = BROWSER
 
 # Until insights.urls includes insights.urls_projection, the page is mounted here at the
 # same address (see the `url` fixture).
 urlpatterns = [path("insights/projection/", include("insights.urls_projection")),
                *site_urlpatterns]  # fmt: skip
-
-# Runs before any page script: CSP violations are reported here even when the console is quiet.
-RECORD_CSP_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
-});
-"""
 
 
 @pytest.fixture
@@ -52,34 +36,6 @@ def url(settings) -> str:
         return URL
     assert wired == URL
     return wired
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.add_init_script(RECORD_CSP_VIOLATIONS)
-    page.console_messages = []
-    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
-    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
-    yield page
-    context.close()
 
 
 @pytest.fixture
@@ -101,25 +57,14 @@ def weeks_of_tasks():
     TaskRun.objects.bulk_create(runs)
 
 
-def sign_in(page, live_server, to: str) -> None:
+def sign_in_as_manager(page, live_server, to: str) -> None:
     UserFactory(username="mona", roles=["manager"])
-    page.goto(f"{live_server.url}/login/?next={to}")
-    page.fill("#id_username", "mona")
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}{to}")
-
-
-def assert_no_csp_violations(page) -> None:
-    assert page.evaluate("window.__cspViolations") == []
-    refused = [m for m in page.console_messages if "Content Security Policy" in m]
-    assert refused == []
-    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
+    sign_in(page, live_server, "mona", to)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_projection_is_drawn_as_svg_within_the_csp(page, live_server, url, weeks_of_tasks):
-    sign_in(page, live_server, url)
+    sign_in_as_manager(page, live_server, url)
     figure = page.locator("figure[data-chart-figure]")
     expect(figure).to_have_class("chart-figure chart-ready")
 
@@ -149,7 +94,7 @@ def test_the_projection_is_drawn_as_svg_within_the_csp(page, live_server, url, w
 def test_without_vega_the_figure_says_so_and_the_table_stays(page, live_server, url,
                                                              weeks_of_tasks):  # fmt: skip
     page.route("**/vendor/vega/vega-embed.min.js", lambda route: route.abort())
-    sign_in(page, live_server, url)
+    sign_in_as_manager(page, live_server, url)
 
     message = page.locator("figure[data-chart-figure] .chart-error")
     expect(message).to_have_text(
@@ -212,7 +157,7 @@ def test_every_insights_page_draws_every_chart_on_the_demo(page, live_server, ur
         "/insights/usefulness/": 3,  # by source outcome, lift, flows
         url: 1,
     }
-    sign_in(page, live_server, url)
+    sign_in_as_manager(page, live_server, url)
     for address, expected in pages.items():
         page.console_messages.clear()
         page.goto(f"{live_server.url}{address}")

@@ -4,9 +4,7 @@ without ever seeing another rater's name, comment or levels."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.template.defaultfilters import floatformat
@@ -26,29 +24,10 @@ from reviews.models import (
 from reviews.services_calibration import build_calibration_set
 from reviews.services_ratings import create_round, submit_rating
 from reviews.services_rubric import ensure_rubric
+from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 
-CHROMIUM = Path("/usr/bin/chromium")
-PASSWORD = "correct horse battery staple"  # UserFactory's
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
-        reason="needs the system Chromium at /usr/bin/chromium",
-    ),
-]
-
-# Runs before any page script of every document. Violations go to the page's own list (as in
-# the other browser tests) and to Python, so none is lost when a redirect replaces the page.
-RECORD_CSP_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  const violation = `${e.violatedDirective} ${e.blockedURI}`;
-  window.__cspViolations.push(violation);
-  if (window.__reportCspViolation) window.__reportCspViolation(violation);
-});
-"""
+pytestmark = BROWSER
 
 CALIBRATION_TITLES = [
     "Confirm the payee before paying",
@@ -70,36 +49,6 @@ OTHER_RATERS = ("bruno", "carla")
 # What bruno wrote on the item he shares with the new rater: never on the new rater's pages.
 BRUNO_COMMENT = "Bruno private note: the payee lesson is too vague"
 BRUNO_LEVELS = {"specificity": 0.25, "actionability": 0.25, "transferability": 0.5, "accuracy": 1}
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.csp_violations = []
-    page.expose_function("__reportCspViolation", lambda v: page.csp_violations.append(v))
-    page.add_init_script(RECORD_CSP_VIOLATIONS)
-    page.console_messages = []
-    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
-    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
-    yield page
-    context.close()
 
 
 @pytest.fixture
@@ -147,14 +96,6 @@ def round_reflections(support):
 @pytest.fixture
 def rina():
     return UserFactory(username="rina", roles=["rater"])
-
-
-def sign_in(page, live_server, username: str, to: str) -> None:
-    page.goto(f"{live_server.url}/login/?next={to}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}{to}")
 
 
 def key_of(level: float) -> str:
@@ -273,14 +214,6 @@ def assert_blind(page) -> None:
     for username in OTHER_RATERS:
         assert username not in html, f"{username} is named on {page.url}"
     assert BRUNO_COMMENT.lower() not in html
-
-
-def assert_no_csp_violations(page) -> None:
-    assert page.evaluate("window.__cspViolations") == []
-    assert page.csp_violations == []  # every document of the story, not just this one
-    refused = [m for m in page.console_messages if "Content Security Policy" in m]
-    assert refused == []
-    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,
@@ -17,52 +16,7 @@ from tests.factories import (
     UserFactory,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-PASSWORD = "correct horse battery staple"  # UserFactory's
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
-        reason="needs the system Chromium at /usr/bin/chromium",
-    ),
-]
-
-# Runs before any page script: CSP violations are reported here even when the console is quiet.
-RECORD_CSP_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
-});
-"""
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.add_init_script(RECORD_CSP_VIOLATIONS)
-    page.console_messages = []
-    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
-    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
-    yield page
-    context.close()
+pytestmark = BROWSER
 
 
 @pytest.fixture
@@ -87,27 +41,12 @@ def memory():
     return lesson
 
 
-def sign_in(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/reflections/")
-
-
 def rows(page):
     return page.locator("table.reflections tbody tr")
 
 
 def row_titles(page) -> list[str]:
     return page.locator("table.reflections td.col-title a").all_inner_texts()
-
-
-def assert_no_csp_violations(page) -> None:
-    assert page.evaluate("window.__cspViolations") == []
-    refused = [m for m in page.console_messages if "Content Security Policy" in m]
-    assert refused == []
-    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,9 +4,7 @@ keys help, and the plain-form fallback without JavaScript."""
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -16,6 +14,7 @@ from reflections.models import Neighbour, Reflection
 from reflections.services import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
 from reviews.services import open_cycle
+from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,
@@ -24,24 +23,7 @@ from tests.factories import (
     UserFactory,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-PASSWORD = "correct horse battery staple"  # UserFactory's
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("REQUIRE_BROWSER") != "1",
-        reason="needs the system Chromium at /usr/bin/chromium",
-    ),
-]
-
-# Runs before any page script: CSP violations are reported here even when the console is quiet.
-RECORD_CSP_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
-});
-"""
+pytestmark = BROWSER
 
 # In rank order: the first is the most retrieved in the window, so it is item 1.
 TITLES = [
@@ -51,34 +33,6 @@ TITLES = [
     "Ask for the PO number first",
 ]
 HINT = "Pick the original with 1\N{EN DASH}9, then press d again."
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.add_init_script(RECORD_CSP_VIOLATIONS)
-    page.console_messages = []
-    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
-    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
-    yield page
-    context.close()
 
 
 @pytest.fixture
@@ -136,14 +90,6 @@ def item_url(cycle: ReviewCycle, rank: int) -> str:
     return reverse("reviews:item", kwargs={"pk": cycle.pk, "rank": rank})
 
 
-def sign_in(page, live_server, username: str, to: str) -> None:
-    page.goto(f"{live_server.url}/login/?next={to}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}{to}")
-
-
 def expect_item(page, live_server, cycle: ReviewCycle, rank: int) -> None:
     """The page shows item `rank` of the queue, at its own address."""
     expect(page).to_have_url(f"{live_server.url}{item_url(cycle, rank)}")
@@ -157,13 +103,6 @@ def neighbour_radios(page):
 
 def state_of(reflection: Reflection) -> str:
     return Reflection.objects.get(pk=reflection.pk).state
-
-
-def assert_no_csp_violations(page) -> None:
-    assert page.evaluate("window.__cspViolations") == []
-    refused = [m for m in page.console_messages if "Content Security Policy" in m]
-    assert refused == []
-    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,38 @@
+"""Fixtures of the browser tests: one Chromium per test, a page that records CSP violations
+and console messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.support import CHROMIUM, RECORD_CSP_VIOLATIONS
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the factories still use the ORM.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    assert CHROMIUM.exists(), "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.csp_violations = []
+    page.expose_function("__reportCspViolation", lambda v: page.csp_violations.append(v))
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
+    page.console_messages = []
+    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
+    yield page
+    context.close()
