@@ -12,8 +12,8 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
-from django_htmx.middleware import HtmxDetails
 
+from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 from reviews.selectors_quality import reflection_quality
 from reviews.views_quality import quality_visibility
 
@@ -24,10 +24,6 @@ from .rendering import render_sections
 
 MAX_PAGE_SIZE = 200
 PAGE_SIZE_CHOICES = (25, 50, 100, 200)
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _page_size(request: HttpRequest) -> int:
@@ -60,8 +56,7 @@ def reflection_list(request: HtmxHttpRequest) -> HttpResponse:
         "page_size": page_size,
         "page_size_choices": sorted({*PAGE_SIZE_CHOICES, page_size}),
     }
-    # A history restore asks for the whole page; only in-page swaps get the fragment.
-    if request.htmx and not request.htmx.history_restore_request:
+    if wants_fragment(request):
         response = render(request, "reflections/list.html#results", context)
         pushed = {**query, "page": str(page.number)} if page.number > 1 else query
         push_url(response, f"{request.path}?{urlencode(pushed)}" if pushed else request.path)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import push_url
-from django_htmx.middleware import HtmxDetails
 
 from reflections.rendering import render_sections
+from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
 from . import selectors, services
 from .evidence import item_evidence
@@ -39,14 +39,6 @@ KEYS = [
     ("p / ←", "Previous item"),
     ("?", "Show or hide these keys"),
 ]
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _wants_fragment(request: HtmxHttpRequest) -> bool:
-    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 @login_required
@@ -217,7 +209,7 @@ def _render_item(
         "idle_cap_minutes": IDLE_CAP_SECONDS // 60,
         "error": error,
     }
-    if _wants_fragment(request):
+    if wants_fragment(request):
         response = render(request, "reviews/queue.html#queue-item", context, status=status)
         return push_url(response, _item_url(item))
     return render(request, "reviews/queue.html", context, status=status)
@@ -245,7 +237,7 @@ def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
         rank = position.next_open or position.next
         if rank is not None:
             target = selectors.get_item_for_user(request.user, cycle, rank)
-    if _wants_fragment(request):
+    if wants_fragment(request):
         target = selectors.get_item_for_user(request.user, cycle, target.rank)
         return _render_item(request, cycle, target)
     return redirect(_item_url(target))

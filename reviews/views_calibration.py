@@ -6,15 +6,15 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url
-from django_htmx.middleware import HtmxDetails
 
 from reflections.access import ADMIN, MANAGER, RATER, require_any_role
 from reflections.rendering import render_sections
+from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
 from .forms_calibration import BuildSetForm, LevelsForm, PolicyForm, RubricForm
 from .models import (
@@ -64,14 +64,6 @@ KEYS = [
     ("j / p", "Next / previous item without saving"),
     ("?", "Show or hide these keys"),
 ]
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _wants_fragment(request: HtmxHttpRequest) -> bool:
-    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def _own_attempt(user, pk: int) -> CalibrationAttempt:
@@ -165,7 +157,7 @@ def _render_item(
         "problems": problems or [],
         "keys": KEYS,
     }
-    if _wants_fragment(request):
+    if wants_fragment(request):
         response = render(
             request, "ratings/calibration_item.html#calibration-item", context, status=status
         )
@@ -214,8 +206,8 @@ def rate(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     target = attempt_progress(attempt).first_open(position)
     if target is None:
         url = reverse("calibration:submit", kwargs={"pk": attempt.pk})
-        return HttpResponseClientRedirect(url) if _wants_fragment(request) else redirect(url)
-    if _wants_fragment(request):
+        return HttpResponseClientRedirect(url) if wants_fragment(request) else redirect(url)
+    if wants_fragment(request):
         return _render_item(request, attempt, _attempt_item(attempt, target))
     return redirect(_item_url(attempt, target))
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import push_url
-from django_htmx.middleware import HtmxDetails
 
 from reflections.access import require_any_role
 from reflections.rendering import render_sections
+from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
 from . import selectors_ratings as selectors
 from . import services_ratings as services
@@ -28,14 +28,6 @@ KEYS = [
     ("Enter", "Submit and go to the next item"),
     ("?", "Show or hide these keys"),
 ]
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _wants_fragment(request: HtmxHttpRequest) -> bool:
-    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 # --------------------------------------------------------------------------- rounds
@@ -177,7 +169,7 @@ def _render_rate(
                 "comment": comment,
             }
         context["position"] = selectors.rater_position(rating_round, request.user)
-    if _wants_fragment(request):
+    if wants_fragment(request):
         response = render(request, "ratings/rate.html#rate-item", context, status=status)
         return push_url(response, _rate_url(rating_round))
     return render(request, "ratings/rate.html", context, status=status)
@@ -228,6 +220,6 @@ def rate_submit(request: HtmxHttpRequest, pk: int, assignment: int) -> HttpRespo
             status=422,
         )
     messages.success(request, f"Rated “{target.item.reflection.title}”. Here is the next one.")
-    if _wants_fragment(request):
+    if wants_fragment(request):
         return _render_rate(request, rating_round)
     return redirect(_rate_url(rating_round))
