@@ -8,12 +8,11 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.urls import NoReverseMatch, include, path, reverse
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from insights.projection import saturating
 from reflections.models import TaskRun
-from reflexion_site.urls import urlpatterns as site_urlpatterns
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import AgentFactory, DepartmentFactory, UserFactory
 
@@ -21,19 +20,10 @@ URL = "/insights/projection/"
 
 pytestmark = BROWSER
 
-# Until insights.urls includes insights.urls_projection, the page is mounted here at the
-# same address (see the `url` fixture).
-urlpatterns = [path("insights/projection/", include("insights.urls_projection")),
-               *site_urlpatterns]  # fmt: skip
-
 
 @pytest.fixture
-def url(settings) -> str:
-    try:
-        wired = reverse("insights:projection:page", urlconf="reflexion_site.urls")
-    except NoReverseMatch:
-        settings.ROOT_URLCONF = __name__
-        return URL
+def url() -> str:
+    wired = reverse("insights:projection:page")
     assert wired == URL
     return wired
 

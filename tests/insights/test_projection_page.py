@@ -9,30 +9,20 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from bs4 import BeautifulSoup
-from django.urls import NoReverseMatch, include, path, reverse
+from django.urls import reverse
 
 from insights.projection import saturating
 from insights.selectors_projection import weekly_success
 from reflections.models import TaskRun
-from reflexion_site.urls import urlpatterns as site_urlpatterns
 from tests.factories import AgentFactory, DepartmentFactory, UserFactory
 
 URL = "/insights/projection/"
 FIRST_MONDAY = datetime(2026, 1, 5, 9, tzinfo=UTC)
 
-# Until insights.urls includes insights.urls_projection, these tests mount it themselves
-# at the same address (see the `url` fixture).
-urlpatterns = [path("insights/projection/", include("insights.urls_projection")),
-               *site_urlpatterns]  # fmt: skip
-
 
 @pytest.fixture
-def url(settings) -> str:
-    try:
-        wired = reverse("insights:projection:page", urlconf="reflexion_site.urls")
-    except NoReverseMatch:
-        settings.ROOT_URLCONF = __name__
-        return URL
+def url() -> str:
+    wired = reverse("insights:projection:page")
     assert wired == URL
     return wired
 
