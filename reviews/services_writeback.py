@@ -244,27 +244,17 @@ def _restore_one(
     if dry_run:
         return detail
 
-    new_hash = content_hash(new_text)
-    with transaction.atomic():
-        # The row as we read it: an import, a redaction or a new verdict in between wins.
-        updated = Reflection.objects.filter(
-            pk=reflection.pk, content_hash=reflection.content_hash, state=reflection.state
-        ).update(content_hash=new_hash, original_text=new_text, updated_at=now)
-        if not updated:
-            raise _Skip("changed_since_import", "the reflection changed while restoring")
-        ReflectionHistory.objects.create(
-            reflection_id=reflection.pk,
-            at=now,
-            change=ReflectionHistory.Change.CONTENT,
-            actor=None,
-            actor_label=ACTOR_LABEL,
-            from_state=reflection.state,
-            to_state=reflection.state,
-            reason=f"review deprecation withdrawn, {detail} in {reflection.source_path}",
-            from_hash=reflection.content_hash,
-            to_hash=new_hash,
-        )
-        _replace_if_unchanged(path, expected=raw, data=new_raw)
+    _commit(
+        reflection,
+        path=path,
+        raw=raw,
+        new_raw=new_raw,
+        new_text=new_text,
+        expected_state=reflection.state,
+        reason=f"review deprecation withdrawn, {detail} in {reflection.source_path}",
+        now=now,
+        race="the reflection changed while restoring",
+    )
     return detail
 
 
@@ -291,14 +281,45 @@ def _write_one(item: ReviewItem, *, root: Path, dry_run: bool, now: datetime) ->
     if dry_run:
         return deprecation.describe()
 
+    _commit(
+        reflection,
+        path=path,
+        raw=raw,
+        new_raw=new_raw,
+        new_text=new_text,
+        expected_state=State.DEPRECATED,
+        reason=f"review verdict written back into {reflection.source_path}: "
+        + deprecation.describe(),
+        now=now,
+        race="the reflection changed while writing back",
+    )
+    return deprecation.describe()
+
+
+def _commit(
+    reflection: Reflection,
+    *,
+    path: Path,
+    raw: bytes,
+    new_raw: bytes,
+    new_text: str,
+    expected_state: str,
+    reason: str,
+    now: datetime,
+    race: str,
+) -> None:
+    """Store the new text and hash with a content history row, then swap the file, as one
+    unit: the row as we read it must still be there (an import, a redaction or a new verdict in
+    between wins and we stop), and the file is replaced last, so that any failure before it
+    rolls the row back and leaves the file as it was; the file is read once more right before
+    the swap in case it changed meanwhile."""
     new_hash = content_hash(new_text)
     with transaction.atomic():
-        # The row as imported, locked: an import or a redaction in between wins, and we stop.
         updated = Reflection.objects.filter(
-            pk=reflection.pk, content_hash=reflection.content_hash, state=State.DEPRECATED
+            pk=reflection.pk, content_hash=reflection.content_hash, state=expected_state
         ).update(content_hash=new_hash, original_text=new_text, updated_at=now)
         if not updated:
-            raise _Skip("changed_since_import", "the reflection changed while writing back")
+            raise _Skip("changed_since_import", race)
         ReflectionHistory.objects.create(
             reflection_id=reflection.pk,
             at=now,
@@ -307,15 +328,11 @@ def _write_one(item: ReviewItem, *, root: Path, dry_run: bool, now: datetime) ->
             actor_label=ACTOR_LABEL,
             from_state=reflection.state,
             to_state=reflection.state,
-            reason=f"review verdict written back into {reflection.source_path}: "
-            + deprecation.describe(),
+            reason=reason,
             from_hash=reflection.content_hash,
             to_hash=new_hash,
         )
-        # Last, so that any failure before it rolls the row back and leaves the file as it was;
-        # the file is read once more right before the swap in case it changed meanwhile.
         _replace_if_unchanged(path, expected=raw, data=new_raw)
-    return deprecation.describe()
 
 
 def resolve_source_file(root: Path, source_path: str) -> Path:
