@@ -32,22 +32,28 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+CONTROL = ("SET", "SAVEPOINT", "RELEASE", "ROLLBACK")
+
+
 def replay_alone(captured_queries: list[dict]) -> list[tuple[float, str]]:
     """Each captured statement run again on its own: (seconds, sql), in capture order.
-    Writes are replayed too, so call this inside a transaction that is rolled back."""
-    from django.db import connection
+
+    Replayed as the request ran them, in one transaction that is rolled back afterwards (writes
+    leave no trace): session statements such as a page's `SET LOCAL jit = off` and savepoints
+    are executed too, so the statements after them see the same settings, but not timed."""
+    from django.db import connection, transaction
 
     timed = []
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
         for captured in captured_queries:
             sql = captured["sql"]
-            if sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")):
-                continue
             started = time.perf_counter()
             cursor.execute(sql)
             if cursor.description:
                 cursor.fetchall()
-            timed.append((time.perf_counter() - started, sql))
+            if not sql.lstrip().upper().startswith(CONTROL):
+                timed.append((time.perf_counter() - started, sql))
+        transaction.set_rollback(True)
     return timed
 
 

@@ -13,52 +13,38 @@ query it cannot avoid (target ≤ 5).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+from common import DEFAULT_SERVER, percentile, replay_alone, setup_django, short_sql
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", default="reflexion_bench")
-    parser.add_argument(
-        "--server", default=os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-    )
+    parser.add_argument("--server", default=DEFAULT_SERVER)
     parser.add_argument("--as-of", type=date.fromisoformat, default=date(2026, 11, 21))
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--department", help="slug (default: the one with most reflections)")
     parser.add_argument("--queries", action="store_true", help="list every query's time alone")
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = f"{args.server}/{args.db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
-    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
-    import django
+    setup_django(db=args.db, server=args.server)
 
-    django.setup()
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
-    from django.core.management import call_command
-    from django.db import connection, transaction
+    from django.db import connection
     from django.db.models import Count
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
     from reflections.models import Reflection, RetrievalDay, RetrievalEvent
 
-    setup_test_environment()  # the test client's host, and templates it can inspect
-    call_command("migrate", verbosity=0)
     if not RetrievalDay.objects.exists():
         print("the rollup is empty: run manage.py refresh_rollup first")
         return
@@ -93,30 +79,17 @@ def main() -> None:
             assert response.status_code == 200
         with CaptureQueriesContext(connection) as ctx:
             client.get(url, query)
-        alone = []
-        # Replayed as the page runs them: in a transaction with JIT off (memory_health).
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL jit = off")
-            for captured in ctx.captured_queries:
-                if captured["sql"].split()[0].upper() in ("SET", "SAVEPOINT", "RELEASE"):
-                    continue
-                started = time.perf_counter()
-                cursor.execute(captured["sql"])
-                if cursor.description:
-                    cursor.fetchall()
-                alone.append((time.perf_counter() - started, captured["sql"]))
+        alone = replay_alone(ctx.captured_queries)
         slowest, slowest_sql = max(alone)
         if args.queries:
             for seconds, sql in alone:
-                print(f"    {seconds * 1000:7.1f} ms  {' '.join(sql.split())[:110]}")
+                print(f"    {seconds * 1000:7.1f} ms  {short_sql(sql, 110)}")
         p50, p95 = statistics.median(times), percentile(times, 95)
         print(
             f"{label}: p50 {p50 * 1000:.0f} ms · p95 {p95 * 1000:.0f} ms · "
             f"{len(ctx.captured_queries)} queries, {sum(t for t, _ in alone) * 1000:.0f} ms alone"
         )
-        print(
-            f"  slowest query alone {slowest * 1000:.0f} ms: {' '.join(slowest_sql.split())[:160]}"
-        )
+        print(f"  slowest query alone {slowest * 1000:.0f} ms: {short_sql(slowest_sql)}")
         ratio = p95 / slowest
         verdict = "ok" if ratio <= 5 else "ABOVE TARGET"
         print(f"  page p95 / slowest single query: {ratio:.2f}  (target ≤ 5) {verdict}")

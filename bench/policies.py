@@ -12,16 +12,15 @@ reasons, state UPDATE and history rows, then salience).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from common import DEFAULT_SERVER, setup_django
 
 # The decay decision over raw events, as DECAY_SQL was before the rollup (no writes).
 RAW_EVENTS_DECISION = """
@@ -47,26 +46,17 @@ WHERE r.state NOT IN ('deprecated', 'quarantined')
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", default="reflexion_bench")
-    parser.add_argument(
-        "--server", default=os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-    )
+    parser.add_argument("--server", default=DEFAULT_SERVER)
     parser.add_argument("--as-of", type=date.fromisoformat, default=date(2026, 11, 21))
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = f"{args.server}/{args.db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
-    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    setup_django(db=args.db, server=args.server)
     from django.db import connection, transaction
 
     from reflections.models import Reflection, RetrievalEvent
     from reflections.policies import DEFAULT_CONFIG
     from reflections.services_policies import apply_policies, decay_params, decay_sql
 
-    call_command("migrate", verbosity=0)
     print(f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events")
     # The baseline is what any implementation must do: decide every state in SQL and write
     # the changed ones, as one UPDATE (no reasons, no history, no salience).
