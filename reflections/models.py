@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models.functions import Coalesce
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils import timezone
 
 
 class Department(models.Model):
@@ -167,6 +168,25 @@ class Reflection(models.Model):
     @property
     def is_retrievable(self) -> bool:
         return self.multiplier > 0
+
+    def change_state(self, to_state: str, *, by, why: str, deprecated_reason: str | None = None):
+        """A person moves this reflection to `to_state` (and sets its deprecation reason, when
+        given): one history row and one save; nothing happens when nothing would change."""
+        reason = self.deprecated_reason if deprecated_reason is None else deprecated_reason
+        if self.state == to_state and self.deprecated_reason == reason:
+            return
+        ReflectionHistory.objects.create(
+            reflection=self,
+            at=timezone.now(),
+            change=ReflectionHistory.Change.STATE,
+            actor=by,
+            actor_label=by.get_username(),
+            from_state=self.state,
+            to_state=to_state,
+            reason=why,
+        )
+        self.state, self.deprecated_reason = to_state, reason
+        self.save(update_fields=["state", "deprecated_reason", "updated_at"])
 
 
 class RetrievalEvent(models.Model):

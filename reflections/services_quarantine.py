@@ -33,18 +33,7 @@ def masked_text(reflection: Reflection) -> str:
 
 def _release(reflection: Reflection, *, user, reason: str) -> None:
     """Out of quarantine: back to active; the next policy run applies decay as usual."""
-    ReflectionHistory.objects.create(
-        reflection=reflection,
-        at=timezone.now(),
-        change=ReflectionHistory.Change.STATE,
-        actor=user,
-        actor_label=user.get_username(),
-        from_state=State.QUARANTINED,
-        to_state=State.ACTIVE,
-        reason=reason,
-    )
-    reflection.state = State.ACTIVE
-    reflection.save(update_fields=["state", "updated_at"])
+    reflection.change_state(State.ACTIVE, by=user, why=reason)
 
 
 @transaction.atomic

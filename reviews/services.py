@@ -3,7 +3,6 @@ closing. Each is one transaction; every verdict and undo leaves an audit row."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.contrib.auth import get_user_model
@@ -15,7 +14,6 @@ from reflections.access import REVIEWER, user_roles
 from reflections.models import (
     Department,
     Reflection,
-    ReflectionHistory,
     RetrievalDay,
     RetrievalEvent,
     State,
@@ -203,30 +201,6 @@ def _last_change(item: ReviewItem) -> str:
     return f"{who} reassigned it at {when}"
 
 
-def _set_state(reflection: Reflection, *, state: str, reason: str, user, why: str) -> None:
-    if reflection.state == state and reflection.deprecated_reason == reason:
-        return
-    ReflectionHistory.objects.create(
-        reflection=reflection,
-        at=timezone.now(),
-        change=ReflectionHistory.Change.STATE,
-        actor=user,
-        actor_label=user.get_username(),
-        from_state=reflection.state,
-        to_state=state,
-        reason=why,
-    )
-    reflection.state, reflection.deprecated_reason = state, reason
-    reflection.save(update_fields=["state", "deprecated_reason", "updated_at"])
-
-
-@dataclass(frozen=True)
-class VerdictInput:
-    verdict: str
-    duplicate_of: int | None = None
-    note: str = ""
-
-
 def _check_original(item: ReviewItem, reflection: Reflection, duplicate_of: int | None):
     if duplicate_of is None:
         raise ReviewError("a duplicate verdict must name the reflection it duplicates")
@@ -277,11 +251,11 @@ def decide(
     if note:
         why += f" — {note}"
     if verdict == Verdict.KEEP:
-        _set_state(
-            reflection, state=item.state_before, reason=item.reason_before, user=user, why=why
+        reflection.change_state(
+            item.state_before, by=user, why=why, deprecated_reason=item.reason_before
         )
     else:
-        _set_state(reflection, state=State.DEPRECATED, reason=verdict, user=user, why=why)
+        reflection.change_state(State.DEPRECATED, by=user, why=why, deprecated_reason=verdict)
     spent = effort_seconds(shown_at, now)
     item.verdict, item.duplicate_of, item.note = verdict, original, note
     item.decided_at, item.decided_by = now, user
@@ -314,12 +288,11 @@ def undo(*, item_id: int, user, version: int) -> ReviewItem:
     if reflection.state == State.QUARANTINED:
         raise ReviewError("this reflection was quarantined since; an admin handles it")
     from_state = reflection.state
-    _set_state(
-        reflection,
-        state=item.state_before,
-        reason=item.reason_before,
-        user=user,
+    reflection.change_state(
+        item.state_before,
+        by=user,
         why=f"review {item.cycle.quarter}: undo {item.get_verdict_display().lower()}",
+        deprecated_reason=item.reason_before,
     )
     now = timezone.now()
     Decision.objects.create(
