@@ -3,7 +3,6 @@ table also as CSV (``?format=csv&table=<name>``)."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_GET
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department, Kind
 from reflections.selectors_health import parse_as_of, today
+from reflexion_site.downloads import csv_attachment
 from reviews.selectors_export import spreadsheet_safe
 
 from . import charts, selectors
@@ -74,9 +74,7 @@ def _wants_csv(request: HttpRequest) -> bool:
 
 def csv_response(filename: str, header: Iterable[str], rows: Iterable[Iterable]) -> HttpResponse:
     """A CSV download whose every cell is safe to open in a spreadsheet."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    response, writer = csv_attachment(filename)
     writer.writerow(header)
     for row in rows:
         writer.writerow([_cell(v) for v in row])

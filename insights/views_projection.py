@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
+from reflexion_site.downloads import csv_attachment
 from reviews.selectors_export import spreadsheet_safe
 
 from .charts import projection_chart
@@ -100,9 +99,7 @@ def _csv_query(request: HttpRequest) -> str:
 
 def _weeks_csv(weeks: list[WeekRow], fitted: dict, department: Department | None) -> HttpResponse:
     name = department.slug if department else "all-departments"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="weekly-success-{name}.csv"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    response, writer = csv_attachment(f"weekly-success-{name}.csv")
     writer.writerow(CSV_FIELDS)
     label = spreadsheet_safe(department.slug if department else "all")
     for w in weeks:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,6 +9,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, require_any_role
+from reflexion_site.downloads import csv_attachment
+from reviews.forms import RatedBetweenForm
 
 from .agreement import REFERENCE_KAPPA, AgreementResult
 from .models import RatingRound
@@ -33,27 +33,15 @@ PAIR_FIELDS = (
 )
 
 
-class AgreementForm(forms.Form):
+class AgreementForm(RatedBetweenForm):
     round = forms.ModelChoiceField(
         queryset=RatingRound.objects.none(), required=False, empty_label="Any round"
     )
-    since = forms.DateField(
-        required=False, label="Rated from", widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        required=False, label="Rated until", widget=forms.DateInput(attrs={"type": "date"})
-    )
+    field_order = ["round", "since", "until"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = RatingRound.objects.order_by("-created_at", "-id")
-
-    def clean(self):
-        data = super().clean()
-        since, until = data.get("since"), data.get("until")
-        if since and until and since > until:
-            raise forms.ValidationError("The first day is after the last day.")
-        return data
 
 
 @login_required
@@ -111,9 +99,7 @@ def _filename(data: dict) -> str:
 
 def _pairs_csv(result: AgreementResult, filename: str) -> HttpResponse:
     """One row per criterion (and pooled) and rater pair; an undefined statistic is empty."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    response, writer = csv_attachment(filename)
     writer.writerow(PAIR_FIELDS)
     for a in result.all:
         for p in a.pairs:

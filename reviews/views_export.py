@@ -14,6 +14,7 @@ from reflections.access import (
     sees_all_departments,
     visible_departments,
 )
+from reflexion_site.downloads import csv_attachment
 
 from .models import ReviewCycle
 from .selectors_export import deprecation_rows, write_deprecations_csv
@@ -48,8 +49,7 @@ def _filename(cycle: ReviewCycle | None, extension: str) -> str:
 @require_GET
 def deprecations_csv(request: HttpRequest) -> HttpResponse:
     rows, cycle = _rows_for(request)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_filename(cycle, "csv")}"'
+    response, _ = csv_attachment(_filename(cycle, "csv"))
     write_deprecations_csv(rows, response)
     return response
 

@@ -3,15 +3,14 @@ and who may see a reflection's rubric scores."""
 
 from __future__ import annotations
 
-import csv
-
-from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, RATER, REVIEWER, require_any_role, user_roles
+from reflexion_site.downloads import csv_attachment
+from reviews.forms import RatedBetweenForm
 
 from .models import CRITERIA
 from .selectors_export import spreadsheet_safe
@@ -49,29 +48,13 @@ def quality_visibility(user) -> str | None:
     return None
 
 
-class QualityForm(forms.Form):
-    since = forms.DateField(
-        required=False, label="Rated from", widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        required=False, label="Rated until", widget=forms.DateInput(attrs={"type": "date"})
-    )
-
-    def clean(self):
-        data = super().clean()
-        since, until = data.get("since"), data.get("until")
-        if since and until and since > until:
-            raise forms.ValidationError("The first day is after the last day.")
-        return data
-
-
 @login_required
 @require_GET
 def quality_page(request: HttpRequest) -> HttpResponse:
     require_any_role(request.user, QUALITY_ROLES)
     params = request.GET.copy()
     params.pop("format", None)
-    form = QualityForm(params or None)
+    form = RatedBetweenForm(params or None)
     if params and not form.is_valid():
         return render(request, "ratings/quality.html", {"form": form}, status=400)
     data = form.cleaned_data if params else {}
@@ -111,9 +94,7 @@ def _number(value: float | None) -> str:
 
 def _breakdowns_csv(breakdowns: dict[str, list[Group]], filename: str) -> HttpResponse:
     """One row per breakdown and group; an undefined number (interval below n = 2) is empty."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\r\n")
+    response, writer = csv_attachment(filename)
     writer.writerow(CSV_FIELDS)
     for key, groups in breakdowns.items():
         for g in groups:
