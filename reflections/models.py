@@ -267,15 +267,38 @@ class TaskInjection(models.Model):
         return f"{self.reflection_id} → {self.task_run_id}"
 
 
-class HistoryQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet):
+    """Rows that are evidence (history, audit trails) are added, never changed or removed."""
+
     def update(self, **kwargs):
-        raise TypeError("reflection history is append-only")
+        raise TypeError(
+            f"{self.model._meta.verbose_name_plural}: append-only, never changed or removed"
+        )
 
     def delete(self):
-        raise TypeError("reflection history is append-only")
+        raise TypeError(
+            f"{self.model._meta.verbose_name_plural}: append-only, never changed or removed"
+        )
 
 
-class ReflectionHistory(models.Model):
+class AppendOnlyModel(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise TypeError(
+                f"{self._meta.verbose_name_plural}: append-only, never changed or removed"
+            )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError(f"{self._meta.verbose_name_plural}: append-only, never changed or removed")
+
+
+class ReflectionHistory(AppendOnlyModel):
     """One row per change to a reflection: its creation, content updates and state changes."""
 
     class Change(models.TextChoices):
@@ -298,8 +321,6 @@ class ReflectionHistory(models.Model):
     from_hash = models.CharField(max_length=64, blank=True, default="")
     to_hash = models.CharField(max_length=64, blank=True, default="")
 
-    objects = HistoryQuerySet.as_manager()
-
     class Meta:
         ordering = ["at", "id"]
         verbose_name_plural = "reflection history"
@@ -308,14 +329,6 @@ class ReflectionHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reflection_id}: {self.change} {self.from_state}→{self.to_state}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise TypeError("reflection history is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("reflection history is append-only")
 
 
 class ImportRun(models.Model):

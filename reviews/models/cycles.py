@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from reflections.models import Department, Reflection
+from reflections.models import AppendOnlyModel, Department, Reflection
 
 
 class ReviewCycle(models.Model):
@@ -101,15 +101,7 @@ class ReviewItem(models.Model):
         return bool(self.verdict)
 
 
-class DecisionQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("review decisions are append-only")
-
-    def delete(self):
-        raise TypeError("review decisions are append-only")
-
-
-class Decision(models.Model):
+class Decision(AppendOnlyModel):
     """The audit trail: one row per verdict, undo or reassignment, never changed."""
 
     class Action(models.TextChoices):
@@ -138,19 +130,9 @@ class Decision(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
 
-    objects = DecisionQuerySet.as_manager()
-
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["item", "at"], name="decision_item_at")]
 
     def __str__(self) -> str:
         return f"{self.item} {self.action} {self.verdict}".strip()
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise TypeError("review decisions are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("review decisions are append-only")
