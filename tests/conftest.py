@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-SAMPLES = SHARED / "samples"
+# The example inputs in every format that ship with the project (README: samples/).
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 @pytest.fixture(autouse=True)
@@ -17,5 +17,5 @@ def _fast_passwords(settings):
 
 @pytest.fixture
 def samples() -> Path:
-    assert SAMPLES.is_dir(), f"shared samples are missing at {SAMPLES}"
+    assert SAMPLES.is_dir(), f"the sample inputs are missing at {SAMPLES}"
     return SAMPLES

@@ -28,7 +28,7 @@ NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 @pytest.fixture
 def workspace(tmp_path, samples) -> Path:
-    """A private copy of the shared samples, so tests may change files."""
+    """A private copy of the sample inputs, so tests may change files."""
     ws = tmp_path / "ws"
     shutil.copytree(samples, ws, symlinks=True)
     return ws

@@ -5,14 +5,13 @@ from __future__ import annotations
 import copy
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from reflections.importers.base import FORMAT_EPISODIC, ParseError
 from reflections.importers.episodic import parse_episodic
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 PATH = ".aiwg/ralph/reflections/ralph-task-123/001.json"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 SAMPLE = json.loads((SAMPLES / PATH).read_text())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,8 +16,8 @@ from reflections.importers.events import (
     parse_task_lines,
 )
 from reflections.importers.registry import parse_log_file
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 RETRIEVAL = {
     "reflection": "memory/reflexions/2026-05/14-fin-20260514-0031.md",

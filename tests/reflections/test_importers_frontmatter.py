@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from reflections.importers.base import FORMAT_FRONTMATTER, ParseError
 from reflections.importers.frontmatter import parse_frontmatter
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 PATH = "memory/reflexions/2026-05/14-fin-20260514-0031.md"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 from reflections.importers.base import (
     FORMAT_HEURISTIC,
@@ -13,8 +12,8 @@ from reflections.importers.base import (
     content_hash,
 )
 from reflections.importers.heuristic import parse_heuristic_file
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 PATH = "heuristics/gaia2-universe-27.jsonl"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 SAMPLE_LINES = (SAMPLES / PATH).read_text().splitlines()

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from reflections.importers.base import FORMAT_PROTOCOL, ParseError, content_hash
 from reflections.importers.protocol import parse_protocol
 from reflections.importers.workspace import detect_format
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 AGENT_DIR = "memory/reflections/researcher-agent"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from reflections.importers.tools import MAX_TOOLS, extract_tools
-
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
+from tests.conftest import SAMPLES
 
 
 def sample(path: str) -> str:

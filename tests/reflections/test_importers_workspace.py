@@ -30,8 +30,8 @@ from reflections.importers.workspace import (
     parse_paths,
     read_source,
 )
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 AGENT_DIR = "memory/reflections/researcher-agent"
 PROTOCOL = f"{AGENT_DIR}/2026-03-01-api-timeout-handling.md"
@@ -42,7 +42,7 @@ HEURISTIC = "heuristics/gaia2-universe-27.jsonl"
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    """A writable copy of the shared samples (the originals are read-only)."""
+    """A writable copy of the sample inputs (the originals are read-only)."""
     root = tmp_path / "ws"
     for source in SAMPLES.rglob("*"):
         if source.is_file():

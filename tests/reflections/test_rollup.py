@@ -44,7 +44,7 @@ SALES = "memory/reflexions/2026-05/21-sal-20260521-0107.md"  # by sales-agent
 
 @pytest.fixture
 def workspace(tmp_path, samples) -> Path:
-    """The shared samples' reflections, with an empty retrieval log the tests write to."""
+    """The sample inputs' reflections, with an empty retrieval log the tests write to."""
     ws = tmp_path / "ws"
     shutil.copytree(samples, ws, symlinks=True)
     for log in (ws / "logs").iterdir():

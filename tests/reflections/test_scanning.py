@@ -22,8 +22,7 @@ from reflections.scanning import (
     mask,
     scan_text,
 )
-
-SAMPLES = Path("/work/shared/samples")
+from tests.conftest import SAMPLES
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -317,7 +316,7 @@ def test_clean_reflection_text_with_ids_hashes_dates_and_amounts_has_no_findings
     assert scan_text(text) == []
 
 
-# --- the demo workspace and the shared samples ---------------------------------------------
+# --- the demo workspace and the sample inputs -----------------------------------------------
 
 
 def _reflections(root: Path) -> dict[str, str]:
@@ -379,8 +378,7 @@ def test_masking_the_demo_unsafe_reflections_leaves_nothing_to_find(demo):
         assert scan_text(masked) == []
 
 
-@pytest.mark.skipif(not SAMPLES.is_dir(), reason="the shared samples are not mounted")
-def test_the_shared_samples_have_no_findings():
+def test_the_sample_inputs_have_no_findings():
     reflections = _reflections(SAMPLES)
     assert reflections
     assert {path: scan_text(text) for path, text in reflections.items() if scan_text(text)} == {}

@@ -52,7 +52,7 @@ HEURISTIC = "heuristics/gaia2-universe-27.jsonl#scenario_universe_27_9aqrhh"
 
 @pytest.fixture
 def workspace(tmp_path, samples) -> Path:
-    """A private copy of the shared samples, imported: the files the database knows."""
+    """A private copy of the sample inputs, imported: the files the database knows."""
     ws = tmp_path / "ws"
     shutil.copytree(samples, ws, symlinks=True)
     return ws
