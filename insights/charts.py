@@ -14,7 +14,7 @@ from typing import Any
 
 import altair as alt
 
-from .projection import Projection, Refusal
+from insights.projection import Projection, Refusal
 
 HEIGHT = 280
 # Vega-Lite field names with dots or brackets mean nested access; our columns are plain names.

@@ -11,6 +11,8 @@ from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce, TruncDate, TruncWeek
 
+from insights import metrics
+from insights.metrics import Change, Usefulness, WeekStats, week_start
 from reflections.models import (
     Department,
     Kind,
@@ -25,9 +27,6 @@ from reflections.models import (
 )
 from reviews.evidence import Lift, week_weighted_lift
 from reviews.models import Rating, RatingAssignment, ReviewCycle, ReviewItem, Verdict
-
-from . import metrics
-from .metrics import Change, Usefulness, WeekStats, week_start
 
 # The overview's "now" is the last 4 ISO weeks, compared with the 4 weeks a quarter earlier.
 CURRENT_WEEKS = 4

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from . import views
+from insights import views
 
 app_name = "insights"
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_projection
+from insights import views_projection
 
 app_name = "projection"
 

@@ -13,14 +13,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from insights import charts, selectors
+from insights.metrics import week_start, weeks_between
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department, Kind
 from reflections.selectors_health import parse_as_of, today
 from reflexion_site.downloads import csv_attachment
 from reviews.selectors_export import spreadsheet_safe
-
-from . import charts, selectors
-from .metrics import week_start, weeks_between
 
 INSIGHT_ROLES = (MANAGER, ADMIN)
 # Managers and admins oversee every department (reflections.access): no per-department scope.

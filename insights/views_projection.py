@@ -8,14 +8,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from insights.charts import projection_chart
+from insights.projection import MIN_WEEKS, Projection, fit_projection
+from insights.selectors_projection import WeekRow, weekly_success
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
 from reflexion_site.downloads import csv_attachment
 from reviews.selectors_export import spreadsheet_safe
-
-from .charts import projection_chart
-from .projection import MIN_WEEKS, Projection, fit_projection
-from .selectors_projection import WeekRow, weekly_success
 
 # Learning curves compare departments with each other: for the people who run them.
 PROJECTION_ROLES = (MANAGER, ADMIN)

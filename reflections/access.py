@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from .models import Department, Reflection, State
+from reflections.models import Department, Reflection, State
 
 REVIEWER, RATER, MANAGER, ADMIN = "reviewer", "rater", "manager", "admin"
 ROLES = (REVIEWER, RATER, MANAGER, ADMIN)

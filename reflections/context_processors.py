@@ -1,6 +1,6 @@
 """Template context every page needs: the signed-in person's roles."""
 
-from .access import user_roles
+from reflections.access import user_roles
 
 
 def roles(request):

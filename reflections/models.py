@@ -494,7 +494,7 @@ class RetrievalFlowDay(models.Model):
 @receiver(post_save, sender=RetrievalEvent, dispatch_uid="count_saved_retrieval")
 def _count_saved_retrieval(sender, instance, created, raw, **kwargs):
     if created and not raw:
-        from .services import count_saved_retrieval
+        from reflections.services import count_saved_retrieval
 
         count_saved_retrieval(event=instance)
 
@@ -502,7 +502,7 @@ def _count_saved_retrieval(sender, instance, created, raw, **kwargs):
 @receiver(post_save, sender=TaskInjection, dispatch_uid="count_saved_injection")
 def _count_saved_injection(sender, instance, created, raw, **kwargs):
     if created and not raw:
-        from .services import count_saved_injection
+        from reflections.services import count_saved_injection
 
         count_saved_injection(injection=instance)
 
@@ -510,6 +510,6 @@ def _count_saved_injection(sender, instance, created, raw, **kwargs):
 @receiver(post_save, sender=TaskRun, dispatch_uid="recount_useful_of_task")
 def _recount_useful_of_task(sender, instance, raw, **kwargs):
     if not raw:
-        from .services import recount_useful_of_task
+        from reflections.services import recount_useful_of_task
 
         recount_useful_of_task(task_id=instance.task_id)

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from .models import State
+from reflections.models import State
 
 # Decay never touches these: a human deprecated it, or the scanner quarantined it.
 STICKY_STATES = frozenset({State.DEPRECATED, State.QUARANTINED})

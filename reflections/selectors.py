@@ -11,8 +11,8 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import QueryDict
 
-from . import access, selectors_health
-from .models import (
+from reflections import access, selectors_health
+from reflections.models import (
     Agent,
     Department,
     Kind,
@@ -24,8 +24,8 @@ from .models import (
     TaskInjection,
     TaskRun,
 )
-from .policies import DEFAULT_CONFIG, STICKY_STATES, boundaries
-from .search import SEARCH_DOCUMENT_SQL
+from reflections.policies import DEFAULT_CONFIG, STICKY_STATES, boundaries
+from reflections.search import SEARCH_DOCUMENT_SQL
 
 # Sort key in the URL → ORDER BY. Every order ends on -id so pages never overlap or skip
 # rows that share a value (many reflections have 0 retrievals and the same import date).

@@ -10,8 +10,8 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncWeek
 
-from . import access
-from .models import (
+from reflections import access
+from reflections.models import (
     Agent,
     Department,
     Kind,
@@ -21,8 +21,8 @@ from .models import (
     ScanFinding,
     State,
 )
-from .policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
-from .services_policies import decay_reason, decay_transitions, retention_candidates
+from reflections.policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
+from reflections.services_policies import decay_reason, decay_transitions, retention_candidates
 
 HEALTH_WEEKS = 12
 RETRIEVAL_WINDOW_DAYS = 30

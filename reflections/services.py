@@ -13,12 +13,12 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from . import bulk
-from .importers.base import ParsedReflection, ParsedRetrieval, ParsedTask, Rejection
-from .importers.events import detect_log_kind, parse_retrieval_lines, parse_task_lines
-from .importers.pool import parse_sources
-from .importers.workspace import SourceFile, iter_reflection_files
-from .models import (
+from reflections import bulk
+from reflections.importers.base import ParsedReflection, ParsedRetrieval, ParsedTask, Rejection
+from reflections.importers.events import detect_log_kind, parse_retrieval_lines, parse_task_lines
+from reflections.importers.pool import parse_sources
+from reflections.importers.workspace import SourceFile, iter_reflection_files
+from reflections.models import (
     Agent,
     Department,
     ImportRun,
@@ -1454,7 +1454,7 @@ def scan_reflections(
     A finding an admin already dismissed is the same row (same text, rule and span), so a
     re-scan does not bring it back.
     """
-    from .scanning import scan_text
+    from reflections.scanning import scan_text
 
     now = now or timezone.now()
     qs = Reflection.objects.order_by("id")

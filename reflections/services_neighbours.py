@@ -10,9 +10,9 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import bulk
-from .models import Department, Neighbour, Reflection, ReflectionHistory, State
-from .similarity import DEFAULT_K, DEFAULT_THRESHOLD, document_text, nearest_neighbours
+from reflections import bulk
+from reflections.models import Department, Neighbour, Reflection, ReflectionHistory, State
+from reflections.similarity import DEFAULT_K, DEFAULT_THRESHOLD, document_text, nearest_neighbours
 
 NEIGHBOUR_COLUMNS = ("reflection_id", "neighbour_id", "similarity", "rank", "computed_at")
 

@@ -16,10 +16,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from . import bulk
-from .models import Reflection, ReflectionHistory, RetrievalDay, RetrievalEvent, State
-from .policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
-from .services import HISTORY_COLUMNS
+from reflections import bulk
+from reflections.models import Reflection, ReflectionHistory, RetrievalDay, RetrievalEvent, State
+from reflections.policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
+from reflections.services import HISTORY_COLUMNS
 
 CHANGES_STAGING = "staging_policy_change"
 

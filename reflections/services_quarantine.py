@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .importers.base import ParsedReflection, content_hash, normalise_text
-from .importers.registry import parse_text
-from .models import Reflection, ReflectionHistory, ScanFinding, State
-from .scanning import Finding, mask, scan_text
-from .services import describe_findings
+from reflections.importers.base import ParsedReflection, content_hash, normalise_text
+from reflections.importers.registry import parse_text
+from reflections.models import Reflection, ReflectionHistory, ScanFinding, State
+from reflections.scanning import Finding, mask, scan_text
+from reflections.services import describe_findings
 
 
 class RedactionError(ValueError):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from reflections import views
 
 app_name = "reflections"
 urlpatterns = [

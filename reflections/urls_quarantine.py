@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_quarantine as views
+from reflections import views_quarantine as views
 
 app_name = "quarantine"
 urlpatterns = [

@@ -13,14 +13,13 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
+from reflections import access, selectors, selectors_health
+from reflections.access import require_any_role
+from reflections.models import State
+from reflections.rendering import render_sections
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 from reviews.selectors_quality import reflection_quality
 from reviews.views_quality import quality_visibility
-
-from . import access, selectors, selectors_health
-from .access import require_any_role
-from .models import State
-from .rendering import render_sections
 
 MAX_PAGE_SIZE = 200
 PAGE_SIZE_CHOICES = (25, 50, 100, 200)

@@ -10,10 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from .access import ADMIN, user_roles
-from .models import Reflection, ScanFinding, State
-from .scanning import mask, scan_text
-from .services_quarantine import (
+from reflections.access import ADMIN, user_roles
+from reflections.models import Reflection, ScanFinding, State
+from reflections.scanning import mask, scan_text
+from reflections.services_quarantine import (
     dismiss_finding,
     masked_text,
     open_findings,

@@ -17,7 +17,7 @@ import krippendorff
 import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
-from .models import CRITERIA, LEVELS
+from reviews.models import CRITERIA, LEVELS
 
 # Levels as ordered categories 0..4, so weighted κ sees the ordinal distances.
 LEVEL_INDEX = {level: i for i, level in enumerate(LEVELS)}

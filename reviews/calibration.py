@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from .models import CalibrationAttempt, CalibrationPolicy
+from reviews.models import CalibrationAttempt, CalibrationPolicy
 
 
 def quarter_of(moment: datetime) -> tuple[int, int]:

@@ -26,8 +26,7 @@ from reflections.models import (
     TaskRun,
 )
 from reflections.similarity import DiffSegment, diff_words
-
-from .models import ReviewItem
+from reviews.models import ReviewItem
 
 DEFAULT_MIN_TASKS = 5
 # Echo followers repeat the seed's lesson in their own words: on the demo workspace every

@@ -10,9 +10,8 @@ from django.core import signing
 
 from reflections.access import REVIEWER
 from reflections.models import Department
-
-from .models import Verdict
-from .policies import CYCLE_SIZE, WINDOW_DAYS, QuarterError, parse_quarter
+from reviews.models import Verdict
+from reviews.policies import CYCLE_SIZE, WINDOW_DAYS, QuarterError, parse_quarter
 
 _SHOWN_SALT = "reviews.item-shown"
 

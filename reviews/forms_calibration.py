@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from django import forms
 
-from .models import CRITERIA, LEVELS
-from .services_calibration import CSV_COLUMNS, parse_gold_csv, parse_level, resolve_gold_lines
-from .services_rubric import level_label
+from reviews.models import CRITERIA, LEVELS
+from reviews.services_calibration import (
+    CSV_COLUMNS,
+    parse_gold_csv,
+    parse_level,
+    resolve_gold_lines,
+)
+from reviews.services_rubric import level_label
 
 LEVEL_FORM_CHOICES = [(level_label(v), level_label(v)) for v in LEVELS]
 

@@ -7,8 +7,8 @@ import secrets
 from django import forms
 from django.contrib.auth import get_user_model
 
-from .models import CRITERIA
-from .services_ratings import MAX_COMMENT_CHARS, MAX_ROUND_SIZE
+from reviews.models import CRITERIA
+from reviews.services_ratings import MAX_COMMENT_CHARS, MAX_ROUND_SIZE
 
 
 def random_seed() -> int:

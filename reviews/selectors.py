@@ -9,8 +9,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
 from reflections.access import MANAGER, REVIEWER, require_any_role, sees_all_departments
-
-from .models import ReviewCycle, ReviewItem, Verdict
+from reviews.models import ReviewCycle, ReviewItem, Verdict
 
 # Who may read a cycle: managers and admins all; reviewers the cycles they review in their
 # departments. Raters have no business here.

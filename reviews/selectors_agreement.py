@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from .agreement import AgreementResult, agreement
-from .models import Rating
+from reviews.agreement import AgreementResult, agreement
+from reviews.models import Rating
 
 
 @dataclass(frozen=True)

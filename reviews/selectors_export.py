@@ -12,8 +12,7 @@ from django.db.models import QuerySet
 
 from reflections.models import Department, State
 from reflections.scanning import mask, scan_text
-
-from .models import ReviewCycle, ReviewItem, Verdict
+from reviews.models import ReviewCycle, ReviewItem, Verdict
 
 DEPRECATING_VERDICTS = (Verdict.ECHO_CHAMBER, Verdict.OUTDATED, Verdict.DUPLICATE)
 

@@ -18,8 +18,7 @@ from scipy import stats
 
 from reflections.models import Kind, Outcome, Reflection, TaskRun
 from reflections.policies import DEFAULT_CONFIG, PolicyConfig, should_have_reflected
-
-from .models import CRITERIA, Rating
+from reviews.models import CRITERIA, Rating
 
 CONFIDENCE = 0.95
 GATED, UNGATED, UNKNOWN = "gated", "ungated", "unknown"

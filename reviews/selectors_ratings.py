@@ -19,10 +19,9 @@ from django.shortcuts import get_object_or_404
 
 from reflections.access import ADMIN, MANAGER, RATER, require_any_role, user_roles
 from reflections.models import State
-
-from .calibration import is_calibrated
-from .models import Rating, RatingAssignment, RatingRound, RoundItem
-from .selectors_export import iso_utc, spreadsheet_safe
+from reviews.calibration import is_calibrated
+from reviews.models import Rating, RatingAssignment, RatingRound, RoundItem
+from reviews.selectors_export import iso_utc, spreadsheet_safe
 
 RATING_ROLES = (RATER, MANAGER, ADMIN)
 EXPORT_COLUMNS = ("rater", "reflection", "criterion", "level", "rated_at")

@@ -18,9 +18,14 @@ from reflections.models import (
     RetrievalEvent,
     State,
 )
-
-from .models import Decision, ReviewCycle, ReviewItem, Verdict
-from .policies import CYCLE_SIZE, WINDOW_DAYS, assign_round_robin, effort_seconds, review_window
+from reviews.models import Decision, ReviewCycle, ReviewItem, Verdict
+from reviews.policies import (
+    CYCLE_SIZE,
+    WINDOW_DAYS,
+    assign_round_robin,
+    effort_seconds,
+    review_window,
+)
 
 
 class ReviewError(ValueError):

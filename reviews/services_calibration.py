@@ -17,10 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from reflections.models import Reflection, State
-
-from .agreement import kappa
-from .calibration import latest_attempt, quarter_of
-from .models import (
+from reviews.agreement import kappa
+from reviews.calibration import latest_attempt, quarter_of
+from reviews.models import (
     CRITERIA,
     LEVELS,
     CalibrationAttempt,
@@ -30,7 +29,7 @@ from .models import (
     CalibrationSet,
     GoldScore,
 )
-from .services_rubric import current_rubric, level_label
+from reviews.services_rubric import current_rubric, level_label
 
 CALIBRATION_SIZE = 30
 CSV_COLUMNS = ("reflection", *CRITERIA)

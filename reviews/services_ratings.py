@@ -22,10 +22,9 @@ from reflections.access import RATER, user_roles
 from reflections.importers.base import ParseError, normalise_text, show
 from reflections.models import Reflection, State
 from reflections.services import ImportSummary
-
-from .calibration import is_calibrated
-from .models import CRITERIA, LEVELS, Rating, RatingAssignment, RatingRound, RoundItem
-from .services_rubric import current_rubric
+from reviews.calibration import is_calibrated
+from reviews.models import CRITERIA, LEVELS, Rating, RatingAssignment, RatingRound, RoundItem
+from reviews.services_rubric import current_rubric
 
 MAX_ROUND_SIZE = 1000
 MAX_COMMENT_CHARS = 2000

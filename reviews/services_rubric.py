@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from .models import CRITERIA, LEVELS, Anchor, Criterion, Level, Rubric
+from reviews.models import CRITERIA, LEVELS, Anchor, Criterion, Level, Rubric
 
 
 class RubricError(ValueError):

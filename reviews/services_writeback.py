@@ -25,10 +25,9 @@ from reflections.importers.base import (
 from reflections.importers.registry import parse_text
 from reflections.importers.workspace import HEAD_BYTES, detect_format
 from reflections.models import Reflection, ReflectionHistory, State
-
-from .models import ReviewCycle, ReviewItem
-from .selectors_export import DEPRECATING_VERDICTS, deprecation_items
-from .writeback import (
+from reviews.models import ReviewCycle, ReviewItem
+from reviews.selectors_export import DEPRECATING_VERDICTS, deprecation_items
+from reviews.writeback import (
     KEYS,
     RESTORERS,
     WRITERS,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_agreement
+from reviews import views_agreement
 
 app_name = "agreement"
 

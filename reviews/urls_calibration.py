@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_calibration as views
+from reviews import views_calibration as views
 
 app_name = "calibration"
 

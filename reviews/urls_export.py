@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_export
+from reviews import views_export
 
 app_name = "deprecations"
 

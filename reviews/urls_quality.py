@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_quality
+from reviews import views_quality
 
 app_name = "quality"
 

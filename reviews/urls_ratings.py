@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_ratings as views
+from reviews import views_ratings as views
 
 app_name = "ratings"
 

@@ -13,10 +13,9 @@ from django_htmx.http import push_url
 
 from reflections.rendering import render_sections
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
-
-from . import selectors, services
-from .evidence import item_evidence
-from .forms import (
+from reviews import selectors, services
+from reviews.evidence import item_evidence
+from reviews.forms import (
     CloseForm,
     OpenCycleForm,
     ReassignForm,
@@ -25,8 +24,8 @@ from .forms import (
     sign_shown,
     unsign_shown,
 )
-from .models import ReviewCycle, ReviewItem, Verdict
-from .policies import IDLE_CAP_SECONDS
+from reviews.models import ReviewCycle, ReviewItem, Verdict
+from reviews.policies import IDLE_CAP_SECONDS
 
 KEYS = [
     ("k", "Keep"),

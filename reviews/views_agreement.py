@@ -10,12 +10,11 @@ from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflexion_site.downloads import csv_attachment
+from reviews.agreement import REFERENCE_KAPPA, AgreementResult
 from reviews.forms import RatedBetweenForm
-
-from .agreement import REFERENCE_KAPPA, AgreementResult
-from .models import RatingRound
-from .selectors_agreement import AgreementReport, agreement_report
-from .selectors_export import spreadsheet_safe
+from reviews.models import RatingRound
+from reviews.selectors_agreement import AgreementReport, agreement_report
+from reviews.selectors_export import spreadsheet_safe
 
 # Agreement compares named raters with each other: for the people who run the rounds.
 AGREEMENT_ROLES = (MANAGER, ADMIN)

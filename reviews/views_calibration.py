@@ -15,9 +15,8 @@ from django_htmx.http import HttpResponseClientRedirect, push_url
 from reflections.access import ADMIN, MANAGER, RATER, require_any_role
 from reflections.rendering import render_sections
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
-
-from .forms_calibration import BuildSetForm, LevelsForm, PolicyForm, RubricForm
-from .models import (
+from reviews.forms_calibration import BuildSetForm, LevelsForm, PolicyForm, RubricForm
+from reviews.models import (
     CRITERIA,
     CalibrationAttempt,
     CalibrationItem,
@@ -25,7 +24,7 @@ from .models import (
     CalibrationSet,
     Rubric,
 )
-from .services_calibration import (
+from reviews.services_calibration import (
     CALIBRATION_SIZE,
     CSV_COLUMNS,
     CalibrationError,
@@ -40,7 +39,7 @@ from .services_calibration import (
     start_attempt,
     submit_attempt,
 )
-from .services_rubric import (
+from reviews.services_rubric import (
     RubricError,
     criterion_blocks,
     current_rubric,

@@ -15,9 +15,8 @@ from reflections.access import (
     visible_departments,
 )
 from reflexion_site.downloads import csv_attachment
-
-from .models import ReviewCycle
-from .selectors_export import deprecation_rows, write_deprecations_csv
+from reviews.models import ReviewCycle
+from reviews.selectors_export import deprecation_rows, write_deprecations_csv
 
 # Raters score reflections blind; review verdicts are not theirs to read.
 EXPORT_ROLES = (REVIEWER, MANAGER, ADMIN)

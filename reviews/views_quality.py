@@ -11,10 +11,9 @@ from django.views.decorators.http import require_GET
 from reflections.access import ADMIN, MANAGER, RATER, REVIEWER, require_any_role, user_roles
 from reflexion_site.downloads import csv_attachment
 from reviews.forms import RatedBetweenForm
-
-from .models import CRITERIA
-from .selectors_export import spreadsheet_safe
-from .selectors_quality import BREAKDOWNS, REFERENCE, Group, quality_breakdowns
+from reviews.models import CRITERIA
+from reviews.selectors_export import spreadsheet_safe
+from reviews.selectors_quality import BREAKDOWNS, REFERENCE, Group, quality_breakdowns
 
 # Breakdowns name raters' work by department and task type: for the people who run rounds.
 QUALITY_ROLES = (MANAGER, ADMIN)

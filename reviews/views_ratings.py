@@ -13,13 +13,12 @@ from django_htmx.http import push_url
 from reflections.access import require_any_role
 from reflections.rendering import render_sections
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
-
-from . import selectors_ratings as selectors
-from . import services_ratings as services
-from .calibration import is_calibrated
-from .forms_ratings import RatingForm, RoundForm
-from .models import LEVELS, RatingRound
-from .services_rubric import criterion_blocks, load_criteria
+from reviews import selectors_ratings as selectors
+from reviews import services_ratings as services
+from reviews.calibration import is_calibrated
+from reviews.forms_ratings import RatingForm, RoundForm
+from reviews.models import LEVELS, RatingRound
+from reviews.services_rubric import criterion_blocks, load_criteria
 
 KEYS = [
     ("1 to 5", "Pick a level (0, 0.25, 0.5, 0.75, 1) of the criterion in focus"),

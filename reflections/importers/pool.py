@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 
-from ..scanning import mask, scan_text
-from .base import ParsedReflection, Rejection
-from .workspace import SourceFile, read_source
+from reflections.importers.base import ParsedReflection, Rejection
+from reflections.importers.workspace import SourceFile, read_source
+from reflections.scanning import mask, scan_text
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_PARSE_THRESHOLD = 2000

@@ -1,8 +1,8 @@
 """The reviews app's models: quarterly review cycles (DOMAIN §5) and the quality rubric with
 its calibration, rating rounds and ratings (DOMAIN §6)."""
 
-from .cycles import Decision, ReviewCycle, ReviewItem, Verdict
-from .ratings import (
+from reviews.models.cycles import Decision, ReviewCycle, ReviewItem, Verdict
+from reviews.models.ratings import (
     CRITERIA,
     LEVELS,
     Anchor,

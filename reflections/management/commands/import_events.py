@@ -5,9 +5,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from reflections.management.commands._output import print_summary, progress_bar
 from reflections.services import import_events
-
-from ._output import print_summary, progress_bar
 
 
 class Command(BaseCommand):

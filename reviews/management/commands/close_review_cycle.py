@@ -2,10 +2,9 @@
 
 from django.core.management.base import CommandError
 
+from reviews.management.commands.review_report import Command as ReportCommand
 from reviews.models import ReviewCycle
 from reviews.services import ReviewError, close_cycle
-
-from .review_report import Command as ReportCommand
 
 
 class Command(ReportCommand):
