@@ -55,7 +55,7 @@ def main() -> None:
 
     from reflections.models import Reflection, RetrievalEvent
     from reflections.policies import DEFAULT_CONFIG
-    from reflections.services_policies import apply_policies, decay_params, decay_sql
+    from reflections.services.policies import apply_policies, decay_params, decay_sql
 
     print(f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events")
     # The baseline is what any implementation must do: decide every state in SQL and write

@@ -102,7 +102,7 @@ def _copy_back(table: str, columns: list[str], select_sql: str) -> tuple[int, fl
 
 
 def bench_reflections(workspace: Path):
-    from reflections.services import REFLECTION_COLUMNS, import_reflections
+    from reflections.services.reflection_import import REFLECTION_COLUMNS, import_reflections
 
     print("importing reflections (read, parse, hash, store) …", flush=True)
     started = time.perf_counter()
@@ -137,7 +137,7 @@ def _copy_back_reflections(cols: list[str]) -> tuple[int, float]:
 
 
 def bench_retrievals(workspace: Path):
-    from reflections.services import RETRIEVAL_COLUMNS, import_events
+    from reflections.services.event_import import RETRIEVAL_COLUMNS, import_events
 
     logs = sorted((workspace / "logs").glob("retrievals*.jsonl"))
     print(f"importing retrieval logs {[p.name for p in logs]} …", flush=True)

@@ -6,3 +6,8 @@ from django.apps import AppConfig
 class ReflectionsConfig(AppConfig):
     name = "reflections"
     verbose_name = "Reflection memory"
+
+    def ready(self) -> None:
+        from reflections import signals
+
+        signals.connect()

@@ -743,3 +743,10 @@ def _mask_once(text: str, findings: Iterable[Finding]) -> str:
         position = max(position, end)
     out.append(text[position:])
     return "".join(out)
+
+
+def describe_findings(findings) -> str:
+    """Findings in words for a history row: categories and summaries, never the values."""
+    return "; ".join(f"{f.category}: {f.summary}" for f in findings[:5]) + (
+        f"; and {len(findings) - 5} more" if len(findings) > 5 else ""
+    )

@@ -22,7 +22,7 @@ from reflections.models import (
     State,
 )
 from reflections.policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
-from reflections.services_policies import decay_reason, decay_transitions, retention_candidates
+from reflections.services.policies import decay_reason, decay_transitions, retention_candidates
 
 HEALTH_WEEKS = 12
 RETRIEVAL_WINDOW_DAYS = 30

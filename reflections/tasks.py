@@ -24,14 +24,10 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     yesterday (UTC), recount the usefulness page's aggregates, recompute the neighbours of
     departments whose texts changed, then queue tomorrow's run."""
     from reflections.policies import DEFAULT_CONFIG as config
-    from reflections.services import (
-        refresh_injection_counters,
-        refresh_retrieval_flows,
-        refresh_retrieval_rollup,
-        refresh_useful_counters,
-    )
-    from reflections.services_neighbours import refresh_neighbours, stale_departments
-    from reflections.services_policies import apply_policies
+    from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
+    from reflections.services.neighbours import refresh_neighbours, stale_departments
+    from reflections.services.policies import apply_policies
+    from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
 
     now = timezone.now()
     day = date.fromisoformat(as_of) if as_of else now.astimezone(UTC).date() - timedelta(days=1)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from reflections.access import ADMIN, user_roles
 from reflections.models import Reflection, ScanFinding, State
 from reflections.scanning import mask, scan_text
-from reflections.services_quarantine import (
+from reflections.services.quarantine import (
     dismiss_finding,
     masked_text,
     open_findings,

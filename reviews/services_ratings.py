@@ -21,7 +21,7 @@ from django.utils import timezone
 from reflections.access import RATER, user_roles
 from reflections.importers.base import ParseError, normalise_text, show
 from reflections.models import Reflection, State
-from reflections.services import ImportSummary
+from reflections.services.batches import ImportSummary
 from reviews.calibration import is_calibrated
 from reviews.models import CRITERIA, LEVELS, Rating, RatingAssignment, RatingRound, RoundItem
 from reviews.services_rubric import current_rubric

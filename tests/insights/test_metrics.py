@@ -23,7 +23,7 @@ from reflections.models import (
     TaskInjection,
     TaskRun,
 )
-from reflections.services import refresh_retrieval_rollup
+from reflections.services.rollups import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

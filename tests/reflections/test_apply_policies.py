@@ -13,8 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from reflections.models import Reflection, ReflectionHistory, State
 from reflections.policies import PolicyConfig, decay_state
-from reflections.services import refresh_retrieval_rollup
-from reflections.services_policies import (
+from reflections.services.policies import (
     BackfillError,
     apply_decay,
     apply_policies,
@@ -24,6 +23,7 @@ from reflections.services_policies import (
     decay_decisions,
     retention_candidates,
 )
+from reflections.services.rollups import refresh_retrieval_rollup
 from tests.factories import AgentFactory, ReflectionFactory, RetrievalEventFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from reflections.models import Reflection, ReflectionHistory, ScanFinding, State
-from reflections.services import import_reflections
+from reflections.services.reflection_import import import_reflections
 
 pytestmark = pytest.mark.django_db
 

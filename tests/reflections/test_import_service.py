@@ -19,7 +19,9 @@ from reflections.models import (
     TaskInjection,
     TaskRun,
 )
-from reflections.services import import_events, import_reflections, refresh_retrieval_counters
+from reflections.services.counters import refresh_retrieval_counters
+from reflections.services.event_import import import_events
+from reflections.services.reflection_import import import_reflections
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from reflections.models import Neighbour, ReflectionHistory, State
-from reflections.services_neighbours import refresh_neighbours, stale_departments
+from reflections.services.neighbours import refresh_neighbours, stale_departments
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
 
 pytestmark = pytest.mark.django_db

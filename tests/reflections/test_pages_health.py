@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from reflections.services import refresh_retrieval_rollup
+from reflections.services.rollups import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

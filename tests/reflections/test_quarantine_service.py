@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from reflections.models import ReflectionHistory, ScanFinding, State
-from reflections.services_quarantine import (
+from reflections.services.quarantine import (
     RedactionError,
     dismiss_finding,
     masked_text,

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from reflections import services
 from reflections.models import (
     Agent,
     Department,
@@ -24,7 +23,10 @@ from reflections.models import (
     TaskInjection,
     TaskRun,
 )
-from reflections.services import import_events, import_reflections, refresh_retrieval_rollup
+from reflections.services import rollups
+from reflections.services.event_import import import_events
+from reflections.services.reflection_import import import_reflections
+from reflections.services.rollups import refresh_retrieval_rollup
 from reflections.tasks import run_daily_policies
 from tests.factories import (
     AgentFactory,
@@ -203,7 +205,7 @@ def test_a_large_batch_rebuilds_the_whole_rollup(workspace, monkeypatch):
     append(workspace, line(FINANCE, "2026-05-20T09:12:00Z", "t1"))
     import_log(workspace)
     RetrievalDay.objects.update(retrievals=99)  # drift the import would not otherwise see
-    monkeypatch.setattr(services, "ROLLUP_REBUILD_EVENTS", 1)
+    monkeypatch.setattr(rollups, "ROLLUP_REBUILD_EVENTS", 1)
     append(workspace, line(SALES, "2026-05-28T08:03:00Z", "t2"))
 
     import_log(workspace)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reflections.models import Reflection, RetrievalEvent
-from reflections.services import refresh_retrieval_rollup
+from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle, Verdict
 from reviews.policies import (
     QuarterError,

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from reflections.models import Neighbour, Reflection
-from reflections.services import refresh_retrieval_rollup
+from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
 from reviews.services import decide, open_cycle
 from tests.factories import (

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from reflections.models import Reflection, ReflectionHistory
-from reflections.services import refresh_retrieval_rollup
+from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewItem
 from reviews.services import Conflict, ReviewError, decide, open_cycle, undo
 from tests.factories import (

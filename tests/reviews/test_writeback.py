@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from reflections.importers.base import content_hash
 from reflections.importers.workspace import parse_paths
 from reflections.models import Reflection, ReflectionHistory, State
-from reflections.services import import_reflections
+from reflections.services.reflection_import import import_reflections
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.services import decide, undo
 from reviews.services_writeback import write_back

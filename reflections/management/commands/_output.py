@@ -8,7 +8,7 @@ from collections import Counter
 
 from tqdm import tqdm
 
-from reflections.services import ImportSummary
+from reflections.services.batches import ImportSummary
 
 MAX_LISTED_REJECTIONS = 50
 

@@ -5,7 +5,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reflections.services_policies import BackfillError, apply_policies, backfill_policies
+from reflections.services.policies import BackfillError, apply_policies, backfill_policies
 
 MAX_LISTED_CHANGES = 200
 

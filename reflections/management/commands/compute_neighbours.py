@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reflections.services_neighbours import refresh_neighbours
+from reflections.services.neighbours import refresh_neighbours
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
-from reflections.services import EXPORT_FIELDS, iter_reflection_export
+from reflections.services.export import EXPORT_FIELDS, iter_reflection_export
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.management.commands._output import print_summary, progress_bar
-from reflections.services import import_events
+from reflections.services.event_import import import_events
 
 
 class Command(BaseCommand):

@@ -8,12 +8,8 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reflections.services import (
-    refresh_injection_counters,
-    refresh_retrieval_flows,
-    refresh_retrieval_rollup,
-    refresh_useful_counters,
-)
+from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
+from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
 
 
 def _since(value: str) -> date:

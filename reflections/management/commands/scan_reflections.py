@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
-from reflections.services import scan_reflections
+from reflections.services.scanning import scan_reflections
 
 
 class Command(BaseCommand):

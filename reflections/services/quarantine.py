@@ -8,8 +8,7 @@ from django.utils import timezone
 from reflections.importers.base import ParsedReflection, content_hash, normalise_text
 from reflections.importers.registry import parse_text
 from reflections.models import Reflection, ReflectionHistory, ScanFinding, State
-from reflections.scanning import Finding, mask, scan_text
-from reflections.services import describe_findings
+from reflections.scanning import Finding, describe_findings, mask, scan_text
 
 
 class RedactionError(ValueError):

@@ -19,7 +19,7 @@ from django.utils.dateparse import parse_datetime
 from reflections import bulk
 from reflections.models import Reflection, ReflectionHistory, RetrievalDay, RetrievalEvent, State
 from reflections.policies import DEFAULT_CONFIG, PolicyConfig, boundaries, decay_state
-from reflections.services import HISTORY_COLUMNS
+from reflections.services.batches import HISTORY_COLUMNS
 
 CHANGES_STAGING = "staging_policy_change"
 

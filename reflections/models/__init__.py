@@ -1,0 +1,43 @@
+"""The memory's models, one module per kind of row; import them from here."""
+
+from reflections.models.events import RetrievalEvent, TaskInjection, TaskRun
+from reflections.models.findings import ScanFinding
+from reflections.models.history import (
+    AppendOnlyModel,
+    AppendOnlyQuerySet,
+    ImportRun,
+    ReflectionHistory,
+)
+from reflections.models.memory import (
+    STATE_MULTIPLIERS,
+    Agent,
+    Department,
+    Format,
+    Kind,
+    Outcome,
+    Reflection,
+    State,
+)
+from reflections.models.rollups import Neighbour, RetrievalDay, RetrievalFlowDay
+
+__all__ = [
+    "STATE_MULTIPLIERS",
+    "Agent",
+    "AppendOnlyModel",
+    "AppendOnlyQuerySet",
+    "Department",
+    "Format",
+    "ImportRun",
+    "Kind",
+    "Neighbour",
+    "Outcome",
+    "Reflection",
+    "ReflectionHistory",
+    "RetrievalDay",
+    "RetrievalEvent",
+    "RetrievalFlowDay",
+    "ScanFinding",
+    "State",
+    "TaskInjection",
+    "TaskRun",
+]

@@ -1,0 +1,85 @@
+"""What happened to reflections in the field: retrievals, task runs and injections."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from reflections.models.memory import Agent, Department, Outcome, Reflection
+
+
+class RetrievalEvent(models.Model):
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="retrievals")
+    retrieved_at = models.DateTimeField()
+    # Links to TaskRun.task_id; either log may be imported first, so this is a plain key.
+    task_id = models.CharField(max_length=255)
+    # The retrieving agent, which may differ from the author (cross-agent sharing).
+    agent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="retrievals")
+    department = models.ForeignKey(
+        Department, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # Re-importing a log is a no-op: the same retrieval is the same row.
+            models.UniqueConstraint(
+                fields=["reflection", "retrieved_at", "task_id", "agent"],
+                name="retrieval_natural_key",
+            ),
+        ]
+        indexes = [
+            # The retrieval outcome join: a task's retrievals, a retrieval's task.
+            models.Index(fields=["task_id"], name="retrieval_task"),
+        ]
+        # The unique constraint's index (reflection, retrieved_at, …) serves a reflection's
+        # history and windowed counts per reflection. Pages that rank by retrievals read the
+        # counter columns on Reflection, never this table: no time index is kept here, so
+        # bulk imports of millions of rows maintain two indexes, not three.
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} @ {self.retrieved_at:%Y-%m-%d %H:%M}"
+
+
+class TaskRun(models.Model):
+    task_id = models.CharField(max_length=255, unique=True)
+    agent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="task_runs")
+    department = models.ForeignKey(Department, on_delete=models.PROTECT, related_name="task_runs")
+    task_type = models.CharField(max_length=128)
+    finished_at = models.DateTimeField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    failure_mode = models.CharField(max_length=128, blank=True, default="")
+    confidence_at_start = models.FloatField(null=True, blank=True)
+    tools_used = models.JSONField(default=list)
+    reflections_injected = models.ManyToManyField(
+        Reflection, through="TaskInjection", related_name="injected_into"
+    )
+
+    class Meta:
+        indexes = [
+            # Learning curves: a department's tasks by week.
+            models.Index(fields=["department", "finished_at"], name="task_dept_finished"),
+            # Repeat-failure rate: earlier failures of the same department and task type.
+            models.Index(
+                fields=["department", "task_type", "finished_at"], name="task_dept_type_finished"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.task_id
+
+
+class TaskInjection(models.Model):
+    task_run = models.ForeignKey(TaskRun, on_delete=models.CASCADE, related_name="injections")
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="injections")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["task_run", "reflection"], name="injection_unique"),
+        ]
+        # The reflection detail page: the tasks a reflection was injected into.
+        indexes = [models.Index(fields=["reflection", "task_run"], name="injection_reflection")]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} → {self.task_run_id}"

@@ -1,0 +1,99 @@
+"""Summaries kept beside the raw events so pages never aggregate millions of rows."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models.functions import Coalesce
+
+from reflections.models.memory import Department, Reflection
+
+
+class RetrievalDay(models.Model):
+    """Retrievals of one reflection on one UTC day: the rollup that pages and policies read
+    instead of aggregating ten million raw events per request (PERFORMANCE.md). Kept equal to
+    a recount of RetrievalEvent by the event import and the daily policy job."""
+
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="+")
+    # The reflection's department, copied so a department's days are one index range.
+    department = models.ForeignKey(Department, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    retrievals = models.PositiveIntegerField()
+    # Of those, retrievals by an agent other than the reflection's author (DOMAIN §7).
+    cross_agent = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["reflection", "day"], name="retrieval_day_unique"),
+        ]
+        indexes = [
+            # Health page, review cycles: one department's days in a window.
+            models.Index(fields=["department", "day"], name="retrieval_day_dept"),
+            # Decay: every reflection's recent days.
+            models.Index(fields=["day"], name="retrieval_day_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} {self.day}: {self.retrievals}"
+
+
+class Neighbour(models.Model):
+    """A reflection of the same department whose text is close to this one (TF-IDF cosine),
+    computed after imports and by the policy job, never at page time. Stored in both
+    directions so either reflection's neighbours are one index lookup."""
+
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="neighbours")
+    neighbour = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="+")
+    similarity = models.FloatField()
+    rank = models.PositiveSmallIntegerField()  # 1 = most similar
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["reflection_id", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["reflection", "neighbour"], name="neighbour_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(reflection=models.F("neighbour")), name="neighbour_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["reflection", "rank"], name="neighbour_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} ~ {self.neighbour_id} ({self.similarity:.2f})"
+
+
+class RetrievalFlowDay(models.Model):
+    """Retrievals on one UTC day from one department's agents of another department's
+    reflections: the usefulness page's flows, read as a few thousand rows instead of grouping
+    ten million events. A day per row so imports add their new events' days and a recount can
+    be limited to days; kept equal to a recount of RetrievalEvent by the event import, the
+    reflection import (moves) and the daily policy job."""
+
+    day = models.DateField()
+    # The retriever's department: the one the log states, else the retrieving agent's; null
+    # when neither is known.
+    retriever_department = models.ForeignKey(
+        Department, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    reflection_department = models.ForeignKey(
+        Department, on_delete=models.CASCADE, related_name="+"
+    )
+    retrievals = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            # One row per day and pair, the unknown retriever included (NULLs would not
+            # collide in a plain unique index). Its leading day serves recounts from a day on.
+            models.UniqueConstraint(
+                models.F("day"),
+                models.F("reflection_department"),
+                Coalesce("retriever_department", models.Value(0)),
+                name="retrieval_flow_day_unique",
+            ),
+        ]
+        # The page sums every row (about 23 pairs by 365 days at 10M events): no other index.
+
+    def __str__(self) -> str:
+        return (
+            f"{self.day}: {self.retriever_department_id} → {self.reflection_department_id} "
+            f"{self.retrievals}"
+        )

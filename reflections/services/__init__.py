@@ -1,0 +1,1 @@
+"""Writes that span models, one module per concern (imports, counters, rollups, policies, …)."""

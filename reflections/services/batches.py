@@ -1,0 +1,118 @@
+"""What every import batch shares: its summary, the import lock, departments and agents by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from django.utils.text import slugify
+
+from reflections import bulk
+from reflections.importers.base import Rejection
+from reflections.models import Agent, Department
+from reflections.services.rollups import shift_flows
+
+Progress = Callable[[int], None]
+
+# The columns of a ReflectionHistory row as imports and policy runs write them in bulk.
+HISTORY_COLUMNS = (
+    "reflection_id",
+    "at",
+    "change",
+    "actor_id",
+    "actor_label",
+    "from_state",
+    "to_state",
+    "reason",
+    "from_hash",
+    "to_hash",
+)
+
+# Rows held in memory between two bulk writes of a log import.
+EVENT_CHUNK_ROWS = 200_000
+
+
+@dataclass
+class ImportSummary:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    rejected: list[Rejection] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    def reject(self, path: str, line: int | None, reason: str) -> None:
+        self.rejected.append(Rejection(path=path, line=line, reason=reason))
+
+    def as_dict(self) -> dict:
+        return {
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "rejected": [r.as_dict() for r in self.rejected],
+            **self.details,
+        }
+
+
+def valid_slug(value: str) -> bool:
+    return bool(value) and slugify(value) == value
+
+
+class Directory:
+    """Departments and agents by name, created on first sight within the import transaction."""
+
+    def __init__(self) -> None:
+        # Events with ids from here on are not in the flows yet (the event import adds them
+        # at its end); None: every event is.
+        self.uncounted_from: int | None = None
+        self.departments = dict(Department.objects.values_list("slug", "id"))
+        self.agents: dict[str, list] = {
+            name: [pk, dept]
+            for pk, name, dept in Agent.objects.values_list("id", "name", "department_id")
+        }
+
+    def department_id(self, slug: str) -> int:
+        if slug not in self.departments:
+            dept = Department.objects.create(slug=slug, name=slug.replace("-", " ").title())
+            self.departments[slug] = dept.id
+        return self.departments[slug]
+
+    def agent(self, name: str, department_id: int | None) -> tuple[int, int | None]:
+        """The agent's id and department, creating the agent or filling a missing department."""
+        if name not in self.agents:
+            agent = Agent.objects.create(name=name, department_id=department_id)
+            self.agents[name] = [agent.id, department_id]
+        entry = self.agents[name]
+        if entry[1] is None and department_id is not None:
+            # Its retrievals that state no department flow from its department from now on.
+            counted = "e.agent_id = %s AND e.department_id IS NULL"
+            params = [entry[0]]
+            if self.uncounted_from is not None:
+                counted += " AND e.id < %s"
+                params.append(self.uncounted_from)
+            shift_flows(where=counted, params=params, sign=-1)
+            Agent.objects.filter(pk=entry[0]).update(department_id=department_id)
+            shift_flows(where=counted, params=params, sign=1)
+            entry[1] = department_id
+        return entry[0], entry[1]
+
+    def agent_department(self, name: str) -> int | None:
+        entry = self.agents.get(name)
+        return entry[1] if entry else None
+
+
+def lock_imports() -> None:
+    """Serialise imports so two batches never race for the same source path or id range."""
+    if bulk.is_postgres():
+        bulk.execute("SELECT pg_advisory_xact_lock(%s)", [0x5EF1E])
+    # SQLite: transactions are IMMEDIATE (settings), so the write lock is already held.
+
+
+def chunks(items: Iterable, size: int) -> Iterator[list]:
+    chunk: list = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk

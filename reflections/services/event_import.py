@@ -1,0 +1,288 @@
+"""Importing retrieval and task logs (JSONL or CSV): one all-or-nothing batch per run."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from pathlib import Path
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from reflections import bulk
+from reflections.importers.base import ParsedRetrieval, Rejection
+from reflections.importers.events import detect_log_kind, parse_retrieval_lines
+from reflections.models import ImportRun, Reflection, RetrievalEvent
+from reflections.services.batches import (
+    EVENT_CHUNK_ROWS,
+    Directory,
+    ImportSummary,
+    Progress,
+    chunks,
+    lock_imports,
+    valid_slug,
+)
+from reflections.services.counters import (
+    count_useful_after_import,
+    refresh_retrieval_counters,
+    start_remembering_outcomes,
+)
+from reflections.services.rollups import max_event_id, refresh_rollup_after_import, shift_flows
+from reflections.services.task_import import import_task_lines
+
+LOG_SUFFIXES = {".jsonl": "jsonl", ".csv": "csv"}
+
+
+def iter_log_files(paths: list[Path], summary: ImportSummary) -> Iterator[tuple[Path, str]]:
+    for path in paths:
+        if path.is_dir():
+            candidates = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix in LOG_SUFFIXES
+            )
+        elif path.is_file():
+            candidates = [path]
+        else:
+            summary.reject(str(path), None, "no such file or directory")
+            continue
+        for file in candidates:
+            fmt = LOG_SUFFIXES.get(file.suffix)
+            if fmt is None:
+                summary.reject(str(file), None, "not a log file: expected a .jsonl or .csv file")
+                continue
+            yield file, fmt
+
+
+def _open_lines(path: Path) -> Iterator[str]:
+    """Lines of a UTF-8 log, BOM and CRLF tolerated; a decoding error names the line."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                yield raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                # Yield a marker the parsers reject with the line number.
+                yield f"\x00not valid UTF-8 at byte {exc.start} of the line"
+
+
+def _detect_kind(path: Path, fmt: str) -> str | None:
+    name = path.name.lower()
+    for line in _open_lines(path):
+        if not line.strip():
+            continue
+        try:
+            first = json.loads(line) if fmt == "jsonl" else next(csv.reader([line]))
+        except (ValueError, StopIteration):
+            break
+        kind = detect_log_kind(first)
+        if kind:
+            return kind
+        break
+    if "retrieval" in name:
+        return "retrieval"
+    if "task" in name:
+        return "task"
+    return None
+
+
+class _ReflectionRefs:
+    """Resolves a log's reference (source path, content hash or scenario id) to a reflection id."""
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, int] = {}
+        self.by_hash: dict[str, int] = {}
+        self.by_external: dict[str, int] = {}
+        for pk, path, digest, ext in Reflection.objects.values_list(
+            "id", "source_path", "content_hash", "external_id"
+        ).iterator(chunk_size=20_000):
+            self.by_path[path] = pk
+            self.by_hash.setdefault(digest, pk)
+            if ext:
+                self.by_external.setdefault(ext, pk)
+
+    def resolve(self, ref: str) -> int | None:
+        return self.by_path.get(ref) or self.by_hash.get(ref) or self.by_external.get(ref)
+
+
+def import_events(
+    *,
+    paths: list[Path],
+    now: datetime | None = None,
+    user=None,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """Import retrieval and task logs (JSONL or CSV) as one all-or-nothing batch.
+
+    Retrievals and tasks join on task_id, so either log may come first. A retrieval whose
+    reflection is unknown is rejected with the reference in the reason.
+    """
+    now = now or timezone.now()
+    summary = ImportSummary()
+    counts = {
+        "retrievals": {"created": 0, "unchanged": 0},
+        "tasks": {"created": 0, "updated": 0, "unchanged": 0},
+    }
+    files = list(iter_log_files([Path(p) for p in paths], summary))
+    started = timezone.now()
+    with transaction.atomic():
+        lock_imports()
+        refs = _ReflectionRefs()
+        directory = Directory()
+        touched: set[int] = set()
+        # Events get increasing ids, and imports are serialised: every event this batch
+        # writes has an id above this one, which is how the rollup finds the days it touched.
+        first_new_event = max_event_id() + 1
+        directory.uncounted_from = first_new_event
+        start_remembering_outcomes()
+        for path, fmt in files:
+            kind = _detect_kind(path, fmt)
+            if kind is None:
+                summary.reject(
+                    str(path),
+                    1,
+                    "cannot tell whether this is a retrieval or a task log: a retrieval needs "
+                    "reflection and retrieved_at, a task needs task_id, finished_at and outcome",
+                )
+                continue
+            lines = _open_lines(path)
+            if kind == "retrieval":
+                created, unchanged = _import_retrievals(
+                    path, fmt, lines, refs, directory, now, touched, summary, progress
+                )
+                counts["retrievals"]["created"] += created
+                counts["retrievals"]["unchanged"] += unchanged
+            else:
+                created, updated, unchanged = import_task_lines(
+                    path, fmt, lines, refs, directory, now, summary, progress
+                )
+                counts["tasks"]["created"] += created
+                counts["tasks"]["updated"] += updated
+                counts["tasks"]["unchanged"] += unchanged
+        if touched:
+            refresh_retrieval_counters(reflection_ids=touched)
+        if counts["retrievals"]["created"]:
+            refresh_rollup_after_import(first_new_event, counts["retrievals"]["created"])
+            shift_flows(where="e.id >= %s", params=[first_new_event], sign=1)
+        count_useful_after_import(first_new_event)
+        summary.created = counts["retrievals"]["created"] + counts["tasks"]["created"]
+        summary.updated = counts["tasks"]["updated"]
+        summary.unchanged = counts["retrievals"]["unchanged"] + counts["tasks"]["unchanged"]
+        summary.details = counts
+        ImportRun.objects.create(
+            kind=ImportRun.Kind.EVENTS,
+            started_at=started,
+            finished_at=timezone.now(),
+            paths=[str(p) for p in paths],
+            counts=counts,
+            rejected=[r.as_dict() for r in summary.rejected[:1000]],
+            user=user,
+        )
+    return summary
+
+
+RETRIEVAL_STAGING = "staging_retrieval"
+RETRIEVAL_COLUMNS = (
+    "reflection_id",
+    "retrieved_at",
+    "task_id",
+    "agent_id",
+    "department_id",
+    "rank",
+    "score",
+)
+
+
+def _import_retrievals(
+    path, fmt, lines, refs, directory, now, touched, summary, progress
+) -> tuple[int, int]:
+    label = str(path)
+    table = RetrievalEvent._meta.db_table
+    cols = ", ".join(RETRIEVAL_COLUMNS)
+    created = total = 0
+    department_ids: dict[str, int | None] = {}  # slug → id, None when the slug is invalid
+    # On PostgreSQL psycopg adapts datetimes itself and these rows hold no JSON.
+    adapt = not bulk.is_postgres()
+
+    def rows(items: Iterable[ParsedRetrieval | Rejection]) -> list[tuple]:
+        nonlocal total
+        out = []
+        for item in items:
+            if isinstance(item, Rejection):
+                summary.rejected.append(item)
+                continue
+            reflection_id = refs.resolve(item.reflection_ref)
+            if reflection_id is None:
+                summary.reject(
+                    label,
+                    item.line,
+                    f"reflection: unknown reflection {item.reflection_ref!r} "
+                    "(no source path, content hash or scenario id matches)",
+                )
+                continue
+            dept_id = None
+            if item.department:
+                if item.department not in department_ids:
+                    department_ids[item.department] = (
+                        directory.department_id(item.department)
+                        if valid_slug(item.department)
+                        else None
+                    )
+                dept_id = department_ids[item.department]
+                if dept_id is None:
+                    summary.reject(
+                        label,
+                        item.line,
+                        f"department: {item.department!r} is not a department slug",
+                    )
+                    continue
+            agent_id = directory.agent(item.agent, dept_id)[0]
+            touched.add(reflection_id)
+            out.append(
+                (
+                    reflection_id,
+                    item.retrieved_at,
+                    item.task_id,
+                    agent_id,
+                    dept_id,
+                    item.rank,
+                    item.score,
+                )
+            )
+        total += len(out)
+        return out
+
+    staging_ready = False
+    for chunk in chunks(
+        parse_retrieval_lines(lines, path=label, fmt=fmt, now=now), EVENT_CHUNK_ROWS
+    ):
+        # Materialised first: resolving may create agents, and a COPY in progress owns the
+        # connection.
+        batch = rows(chunk)
+        # Optimistic path: a log seen for the first time goes straight into the table with
+        # one COPY. If any row is already there (a re-import, an overlapping log), the
+        # savepoint undoes the attempt and the chunk takes the idempotent staging path.
+        try:
+            with transaction.atomic():
+                created += bulk.write_rows(table, RETRIEVAL_COLUMNS, batch, adapt=adapt)
+        except IntegrityError:
+            if not staging_ready:
+                bulk.create_staging_table(
+                    RETRIEVAL_STAGING,
+                    "reflection_id bigint, retrieved_at timestamp with time zone, "
+                    "task_id varchar(255), agent_id bigint, department_id bigint, rank integer, "
+                    "score double precision",
+                )
+                staging_ready = True
+            bulk.write_rows(RETRIEVAL_STAGING, RETRIEVAL_COLUMNS, batch, adapt=adapt)
+            created += bulk.execute(
+                f"INSERT INTO {connection.ops.quote_name(table)} ({cols}) SELECT {cols} "
+                f"FROM {RETRIEVAL_STAGING} WHERE true ON CONFLICT DO NOTHING"
+            )
+            bulk.execute(f"DELETE FROM {RETRIEVAL_STAGING}")
+        if progress:
+            progress(len(chunk))
+    if staging_ready:
+        bulk.drop_staging_table(RETRIEVAL_STAGING)
+    return created, total - created

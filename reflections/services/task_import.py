@@ -1,0 +1,151 @@
+"""Task-outcome lines into TaskRun and TaskInjection, staged and compared set-based."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection
+
+from reflections import bulk
+from reflections.importers.base import ParsedTask, Rejection
+from reflections.importers.events import parse_task_lines
+from reflections.models import TaskInjection, TaskRun
+from reflections.services.batches import EVENT_CHUNK_ROWS, chunks, valid_slug
+from reflections.services.counters import remember_outcomes, shift_injection_counts
+
+TASK_STAGING = "staging_task"
+TASK_COLUMNS = (
+    "task_id",
+    "agent_id",
+    "department_id",
+    "task_type",
+    "finished_at",
+    "outcome",
+    "failure_mode",
+    "confidence_at_start",
+    "tools_used",
+)
+
+
+def import_task_lines(
+    path, fmt, lines, refs, directory, now, summary, progress
+) -> tuple[int, int, int]:
+    label = str(path)
+    created = updated = total = 0
+    task_table = connection.ops.quote_name(TaskRun._meta.db_table)
+    inj_table = connection.ops.quote_name(TaskInjection._meta.db_table)
+    json_type = "jsonb" if bulk.is_postgres() else "text"
+    bulk.create_staging_table(
+        TASK_STAGING,
+        "task_id varchar(255), agent_id bigint, department_id bigint, task_type varchar(128), "
+        "finished_at timestamp with time zone, outcome varchar(16), failure_mode varchar(128), "
+        f"confidence_at_start double precision, tools_used {json_type}",
+    )
+    bulk.create_staging_table(
+        "staging_injection", "task_id varchar(255), reflection_id bigint, position integer"
+    )
+    seen: set[str] = set()
+    injections: list[tuple] = []
+
+    def rows(items: Iterable[ParsedTask | Rejection]):
+        nonlocal total
+        for item in items:
+            if isinstance(item, Rejection):
+                summary.rejected.append(item)
+                continue
+            if not valid_slug(item.department):
+                summary.reject(
+                    label, item.line, f"department: {item.department!r} is not a department slug"
+                )
+                continue
+            if item.task_id in seen:
+                summary.reject(
+                    label,
+                    item.line,
+                    f"task_id: {item.task_id!r} appears more than once in this file",
+                )
+                continue
+            resolved = []
+            for index, ref in enumerate(item.reflections_injected):
+                reflection_id = refs.resolve(ref)
+                if reflection_id is None:
+                    summary.reject(
+                        label,
+                        item.line,
+                        f"reflections_injected[{index}]: unknown reflection {ref!r}",
+                    )
+                    break
+                resolved.append(reflection_id)
+            else:
+                seen.add(item.task_id)
+                dept_id = directory.department_id(item.department)
+                agent_id = directory.agent(item.agent, dept_id)[0]
+                for position, reflection_id in enumerate(dict.fromkeys(resolved)):
+                    injections.append((item.task_id, reflection_id, position))
+                total += 1
+                yield (
+                    item.task_id,
+                    agent_id,
+                    dept_id,
+                    item.task_type,
+                    item.finished_at,
+                    item.outcome,
+                    item.failure_mode,
+                    item.confidence_at_start,
+                    item.tools_used,
+                )
+
+    cols = ", ".join(TASK_COLUMNS)
+    compared = [c for c in TASK_COLUMNS if c != "task_id"]
+    for chunk in chunks(parse_task_lines(lines, path=label, fmt=fmt, now=now), EVENT_CHUNK_ROWS):
+        bulk.write_rows(TASK_STAGING, TASK_COLUMNS, list(rows(chunk)))
+        bulk.write_rows("staging_injection", ("task_id", "reflection_id", "position"), injections)
+        bulk.analyze(TASK_STAGING)
+        bulk.analyze("staging_injection")
+        injections.clear()
+        remember_outcomes(TASK_STAGING)
+        differs = " OR ".join(f"{task_table}.{c} IS DISTINCT FROM s.{c}" for c in compared)
+        # Tasks whose facts changed since the last import: rewrite them and their injections.
+        bulk.execute(
+            f"CREATE TEMP TABLE staging_changed AS SELECT s.task_id FROM {TASK_STAGING} s "
+            f"JOIN {task_table} ON {task_table}.task_id = s.task_id WHERE {differs}"
+        )
+        updated += bulk.execute(
+            f"UPDATE {task_table} SET "
+            + ", ".join(f"{c} = s.{c}" for c in compared)
+            + f" FROM {TASK_STAGING} s WHERE {task_table}.task_id = s.task_id "
+            "AND s.task_id IN (SELECT task_id FROM staging_changed)"
+        )
+        changed_runs = (
+            f"SELECT t.id FROM {task_table} t JOIN staging_changed c ON c.task_id = t.task_id"
+        )
+        shift_injection_counts(
+            f"SELECT reflection_id, -COUNT(*) AS n FROM {inj_table} "
+            f"WHERE task_run_id IN ({changed_runs}) GROUP BY reflection_id"
+        )
+        bulk.execute(f"DELETE FROM {inj_table} WHERE task_run_id IN ({changed_runs})")
+        bulk.execute("DROP TABLE staging_changed")
+        created += bulk.execute(
+            f"INSERT INTO {task_table} ({cols}) SELECT {cols} FROM {TASK_STAGING} s "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {task_table} t WHERE t.task_id = s.task_id)"
+        )
+        # The file names each (task, reflection) pair once, so what is not stored yet is what
+        # the INSERT below adds (ON CONFLICT skips exactly the rest).
+        shift_injection_counts(
+            f"SELECT i.reflection_id, COUNT(*) AS n FROM staging_injection i "
+            f"JOIN {task_table} t ON t.task_id = i.task_id WHERE NOT EXISTS (SELECT 1 FROM "
+            f"{inj_table} x WHERE x.task_run_id = t.id AND x.reflection_id = i.reflection_id) "
+            "GROUP BY i.reflection_id"
+        )
+        bulk.execute(
+            f"INSERT INTO {inj_table} (task_run_id, reflection_id, position) "
+            f"SELECT t.id, i.reflection_id, i.position FROM staging_injection i "
+            f"JOIN {task_table} t ON t.task_id = i.task_id WHERE true ON CONFLICT DO NOTHING"
+        )
+        bulk.execute(f"DELETE FROM {TASK_STAGING}")
+        bulk.execute("DELETE FROM staging_injection")
+        if progress:
+            progress(len(chunk))
+    bulk.drop_staging_table(TASK_STAGING)
+    bulk.drop_staging_table("staging_injection")
+    return created, updated, total - created - updated

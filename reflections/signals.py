@@ -1,0 +1,46 @@
+"""Counters kept when a single row is saved through the ORM; connected in ReflectionsConfig.ready.
+
+Imports write events, tasks and injections in SQL and keep the usefulness aggregates themselves
+(reflections.services); these receivers keep them when one row is saved through the ORM instead
+(the admin changing a task's outcome or adding an injection, tests' factories). Deletes are not
+followed: a signal on delete would stop cascades from deleting millions of events in one
+statement, and the daily recount corrects them.
+"""
+
+from __future__ import annotations
+
+from django.db.models.signals import post_save
+
+from reflections.models import RetrievalEvent, TaskInjection, TaskRun
+from reflections.services.counters import (
+    count_saved_injection,
+    count_saved_retrieval,
+    recount_useful_of_task,
+)
+
+
+def _count_saved_retrieval(sender, instance, created, raw, **kwargs):
+    if created and not raw:
+        count_saved_retrieval(event=instance)
+
+
+def _count_saved_injection(sender, instance, created, raw, **kwargs):
+    if created and not raw:
+        count_saved_injection(injection=instance)
+
+
+def _recount_useful_of_task(sender, instance, raw, **kwargs):
+    if not raw:
+        recount_useful_of_task(task_id=instance.task_id)
+
+
+def connect() -> None:
+    post_save.connect(
+        _count_saved_retrieval, sender=RetrievalEvent, dispatch_uid="count_saved_retrieval"
+    )
+    post_save.connect(
+        _count_saved_injection, sender=TaskInjection, dispatch_uid="count_saved_injection"
+    )
+    post_save.connect(
+        _recount_useful_of_task, sender=TaskRun, dispatch_uid="recount_useful_of_task"
+    )
