@@ -26,7 +26,8 @@ from reflections.models import (
     TaskRun,
 )
 from reviews.evidence import Lift, week_weighted_lift
-from reviews.models import Rating, RatingAssignment, ReviewCycle, ReviewItem, Verdict
+from reviews.models import ReviewCycle, ReviewItem, Verdict
+from rubric.models import Rating, RatingAssignment
 
 # The overview's "now" is the last 4 ISO weeks, compared with the 4 weeks a quarter earlier.
 CURRENT_WEEKS = 4
@@ -318,7 +319,7 @@ GROUP BY c.i, r.department_id
 
 def active_set_at(cutoffs: list[datetime]) -> dict[int, list[int]]:
     """Per department, the reflections active or promoted at each cutoff, from the state
-    history, in one query: reflections.selectors_health.active_set_by_week grouped by
+    history, in one query: reflections.selectors.health.active_set_by_week grouped by
     department as well (same reading of the history and the same caveat about it)."""
     q = connection.ops.quote_name
     params: dict = {

@@ -17,9 +17,8 @@ from insights import charts, selectors
 from insights.metrics import week_start, weeks_between
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department, Kind
-from reflections.selectors_health import parse_as_of, today
-from reflexion_site.downloads import csv_attachment
-from reviews.selectors_export import spreadsheet_safe
+from reflections.selectors.dates import parse_as_of, today
+from reflexion_site.downloads import csv_attachment, spreadsheet_safe
 
 INSIGHT_ROLES = (MANAGER, ADMIN)
 # Managers and admins oversee every department (reflections.access): no per-department scope.

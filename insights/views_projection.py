@@ -13,8 +13,7 @@ from insights.projection import MIN_WEEKS, Projection, fit_projection
 from insights.selectors_projection import WeekRow, weekly_success
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
-from reflexion_site.downloads import csv_attachment
-from reviews.selectors_export import spreadsheet_safe
+from reflexion_site.downloads import csv_attachment, spreadsheet_safe
 
 # Learning curves compare departments with each other: for the people who run them.
 PROJECTION_ROLES = (MANAGER, ADMIN)

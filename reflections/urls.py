@@ -1,14 +1,27 @@
-"""Memory pages."""
+"""URL maps of the memory: its pages, and the admins' quarantine (included under their prefixes)."""
 
 from django.urls import path
 
-from reflections import views
+from reflections.views import health, quarantine
+from reflections.views import reflections as views
 
-app_name = "reflections"
-urlpatterns = [
-    path("", views.reflection_list, name="list"),
-    path("<int:pk>/", views.reflection_detail, name="detail"),
-    path("health/", views.memory_health, name="health"),
-    path("health/<slug:slug>/", views.memory_health, name="health-department"),
-    path("retention/", views.retention, name="retention"),
-]
+memory = (
+    [
+        path("", views.reflection_list, name="list"),
+        path("<int:pk>/", views.reflection_detail, name="detail"),
+        path("health/", health.memory_health, name="health"),
+        path("health/<slug:slug>/", health.memory_health, name="health-department"),
+        path("retention/", health.retention, name="retention"),
+    ],
+    "reflections",
+)
+
+quarantine_pages = (
+    [
+        path("", quarantine.quarantine_list, name="list"),
+        path("<int:pk>/", quarantine.quarantine_detail, name="detail"),
+        path("<int:pk>/findings/<int:finding_pk>/dismiss/", quarantine.dismiss, name="dismiss"),
+        path("<int:pk>/redact/", quarantine.redact, name="redact"),
+    ],
+    "quarantine",
+)

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "reflections",
     "reviews",
+    "rubric",
     "insights",
 ]
 

@@ -1,22 +1,26 @@
-"""URL map: sign-in, the memory pages, admin."""
+"""URL map: sign-in, each app's pages under its prefix, admin."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from reflections import urls as memory
+from reviews import urls as review
+from rubric import urls as rubric
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="reflections:list", permanent=False)),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("reflections/", include("reflections.urls")),
-    path("quarantine/", include("reflections.urls_quarantine")),
-    path("reviews/", include("reviews.urls")),
-    path("deprecations/", include("reviews.urls_export")),
-    path("ratings/", include("reviews.urls_ratings")),
-    path("calibration/", include("reviews.urls_calibration")),
-    path("quality/", include("reviews.urls_quality")),
-    path("agreement/", include("reviews.urls_agreement")),
+    path("reflections/", include(memory.memory)),
+    path("quarantine/", include(memory.quarantine_pages)),
+    path("reviews/", include(review.cycles)),
+    path("deprecations/", include(review.deprecations)),
+    path("ratings/", include(rubric.rounds)),
+    path("calibration/", include(rubric.calibration_pages)),
+    path("quality/", include(rubric.quality_pages)),
+    path("agreement/", include(rubric.agreement_pages)),
     path("insights/", include("insights.urls")),
     path("admin/", admin.site.urls),
 ]

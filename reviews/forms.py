@@ -48,24 +48,6 @@ class OpenCycleForm(forms.Form):
         return quarter
 
 
-class RatedBetweenForm(forms.Form):
-    """A range of rating days, both included; either end may be open."""
-
-    since = forms.DateField(
-        required=False, label="Rated from", widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        required=False, label="Rated until", widget=forms.DateInput(attrs={"type": "date"})
-    )
-
-    def clean(self):
-        data = super().clean()
-        since, until = data.get("since"), data.get("until")
-        if since and until and since > until:
-            raise forms.ValidationError("The first day is after the last day.")
-        return data
-
-
 class ReassignForm(forms.Form):
     ranks = forms.CharField(
         max_length=1000, help_text="Ranks to move, e.g. 3, 7, 12-20", label="Items"

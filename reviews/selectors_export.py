@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from typing import TextIO
 
 from django.db.models import QuerySet
 
 from reflections.models import Department, State
 from reflections.scanning import mask, scan_text
+from reflexion_site.downloads import iso_utc, spreadsheet_safe
 from reviews.models import ReviewCycle, ReviewItem, Verdict
 
 DEPRECATING_VERDICTS = (Verdict.ECHO_CHAMBER, Verdict.OUTDATED, Verdict.DUPLICATE)
@@ -27,10 +27,6 @@ EXPORT_FIELDS = (
     "decided_at",
     "cycle",
 )
-
-# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
 
 def deprecation_items(
     *, cycle: ReviewCycle | int | None = None, departments: Iterable[Department] | None = None
@@ -75,19 +71,6 @@ def deprecation_rows(
             }
         )
     return rows
-
-
-def iso_utc(value: datetime | None) -> str:
-    """`2026-05-14T09:30:00Z`, or "" when there is no time."""
-    if value is None:
-        return ""
-    return value.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def spreadsheet_safe(value: object) -> str:
-    """A cell a spreadsheet shows as text: a leading quote disarms a would-be formula."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def write_deprecations_csv(rows: Iterable[dict], stream: TextIO) -> None:

@@ -1,6 +1,6 @@
 """A GIN index for the reflection list's full-text search, on PostgreSQL only.
 
-SQLite has no GIN indexes; it searches by substring (reflections/selectors.py:search_text).
+SQLite has no GIN indexes; it searches by substring (reflections.selectors.reflections.search_text).
 """
 
 from django.db import migrations

@@ -11,8 +11,8 @@ from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from reviews.calibration import is_calibrated
-from reviews.models import (
+from rubric.eligibility import is_calibrated
+from rubric.models import (
     CRITERIA,
     LEVELS,
     CalibrationAttempt,
@@ -21,9 +21,9 @@ from reviews.models import (
     RatingAssignment,
     RatingRound,
 )
-from reviews.services_calibration import build_calibration_set
-from reviews.services_ratings import create_round, submit_rating
-from reviews.services_rubric import ensure_rubric
+from rubric.services.calibration import build_calibration_set
+from rubric.services.rounds import create_round, submit_rating
+from rubric.services.rubric import ensure_rubric
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 

@@ -13,14 +13,13 @@ from django.test.utils import CaptureQueriesContext
 
 from reflections.models import Reflection, ReflectionHistory, State
 from reflections.policies import PolicyConfig, decay_state
+from reflections.services.decay import apply_decay, decay_decisions
 from reflections.services.policies import (
     BackfillError,
-    apply_decay,
     apply_policies,
     apply_salience,
     archive_retention_candidates,
     backfill_policies,
-    decay_decisions,
     retention_candidates,
 )
 from reflections.services.rollups import refresh_retrieval_rollup
@@ -392,7 +391,7 @@ class TestBackfill:
 def test_the_active_set_counts_an_imported_state_from_when_the_reflection_was_written():
     """A year of memory imported today: a reflection quarantined by that import was never
     active, so it counts as not active in the weeks before the import too."""
-    from reflections.selectors_health import active_set_by_week
+    from reflections.selectors.health import active_set_by_week
 
     written = datetime(2026, 3, 2, tzinfo=UTC)
     kept = ReflectionFactory(created_at=written)

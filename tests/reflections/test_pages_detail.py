@@ -415,8 +415,8 @@ def test_the_query_count_does_not_grow_with_the_evidence(manager_client, finance
 
 
 def test_managers_see_the_rubric_scores_and_raters_do_not(manager_client, client):
-    from reviews.models import Rating
-    from reviews.services_rubric import ensure_rubric
+    from rubric.models import Rating
+    from rubric.services.rubric import ensure_rubric
 
     reflection = ReflectionFactory()
     rubric = ensure_rubric()

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from reflections.models import ScanFinding
 from reflections.policies import decay_state
-from reflections.selectors_health import archive_date
+from reflections.selectors.policy import archive_date
 from reflections.services.policies import retention_candidates
 from tests.factories import (
     AgentFactory,
@@ -29,7 +29,7 @@ TODAY = datetime(2026, 11, 20, 15, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def frozen_today(monkeypatch):
     # The panel explains the state "as of today"; pin today so the numbers are fixed.
-    monkeypatch.setattr("reflections.selectors_health.today", lambda: TODAY.date())
+    monkeypatch.setattr("reflections.selectors.dates.today", lambda: TODAY.date())
 
 
 @pytest.fixture

@@ -6,14 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviews.agreement import (
-    POOLED,
-    REFERENCE_KAPPA,
-    agreement,
-    kappa,
-    ordinal_alpha,
-)
-from reviews.models import CRITERIA, LEVELS
+from rubric.agreement import POOLED, REFERENCE_KAPPA, agreement, kappa, ordinal_alpha
+from rubric.models import CRITERIA, LEVELS
 
 SPEC, ACT = "specificity", "actionability"
 

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from reflections.models import State
-from reviews.calibration import is_calibrated
-from reviews.models import (
+from rubric.eligibility import is_calibrated
+from rubric.models import (
     CRITERIA,
     LEVELS,
     CalibrationAttempt,
@@ -26,7 +26,7 @@ from reviews.models import (
     GoldScore,
     Rubric,
 )
-from reviews.services_calibration import (
+from rubric.services.calibration import (
     CalibrationError,
     agreement_with_gold,
     build_calibration_set,
@@ -40,7 +40,7 @@ from reviews.services_calibration import (
     start_attempt,
     submit_attempt,
 )
-from reviews.services_rubric import (
+from rubric.services.rubric import (
     RubricError,
     default_rubric_spec,
     ensure_rubric,

@@ -12,7 +12,6 @@ from django.core.management import call_command
 
 from reflections.demo import write_workspace
 from reflections.models import Department
-from reviews.calibration import is_calibrated
 from reviews.management.commands.seed_demo_ratings import (
     HISTORY_FILE,
     RATERS,
@@ -21,7 +20,8 @@ from reviews.management.commands.seed_demo_ratings import (
     latent_quality,
     rater_level,
 )
-from reviews.models import (
+from rubric.eligibility import is_calibrated
+from rubric.models import (
     CRITERIA,
     LEVELS,
     CalibrationAttempt,
@@ -29,8 +29,8 @@ from reviews.models import (
     RatingAssignment,
     RatingRound,
 )
-from reviews.selectors_agreement import agreement_report
-from reviews.selectors_quality import GATED, UNGATED, quality_breakdowns
+from rubric.selectors.agreement import agreement_report
+from rubric.selectors.quality import GATED, UNGATED, quality_breakdowns
 
 
 @pytest.fixture(scope="module")

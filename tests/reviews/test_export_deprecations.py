@@ -13,8 +13,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from reflections.models import State
+from reflexion_site.downloads import spreadsheet_safe
 from reviews.models import ReviewCycle, ReviewItem
-from reviews.selectors_export import EXPORT_FIELDS, spreadsheet_safe
+from reviews.selectors_export import EXPORT_FIELDS
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 import pytest
 from django.core.management import CommandError, call_command
 
-from reviews.models import CRITERIA, Rating
-from reviews.services_ratings import create_round, import_ratings, submit_rating
+from rubric.models import CRITERIA, Rating
+from rubric.services.rounds import create_round, import_ratings, submit_rating
 from tests.factories import ReflectionFactory, UserFactory
 from tests.reviews.test_rating_rounds import make_rater, make_rubric
 
@@ -180,7 +180,7 @@ def test_contradicting_lines_in_one_file_are_refused(tmp_path, rubric, ana, less
 
 
 def test_large_files_are_looked_up_in_chunks(tmp_path, monkeypatch, rubric, ana, lesson):
-    monkeypatch.setattr("reviews.services_ratings.LOOKUP_CHUNK", 2)
+    monkeypatch.setattr("rubric.services.rounds.LOOKUP_CHUNK", 2)
     UserFactory(username="ben")
     others = ReflectionFactory.create_batch(4)
     text = HEADER + four_lines("ana", lesson.content_hash)

@@ -16,8 +16,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from reviews.models import CRITERIA, Rating, RatingAssignment, RatingRound, RoundItem, Rubric
-from reviews.selectors_agreement import agreement_report
+from rubric.models import CRITERIA, Rating, RatingAssignment, RatingRound, RoundItem, Rubric
+from rubric.selectors.agreement import agreement_report
 from tests.factories import ReflectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from reviews.models import CRITERIA, Rating, Rubric
-from reviews.selectors_quality import quality_breakdowns, reflection_quality
-from reviews.views_quality import AGGREGATE, FULL, quality_visibility
+from rubric.models import CRITERIA, Rating, Rubric
+from rubric.selectors.quality import quality_breakdowns, reflection_quality
+from rubric.views.quality import AGGREGATE, FULL, quality_visibility
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -225,7 +225,7 @@ class TestReflectionPartial:
     def render(self, reflection, show) -> BeautifulSoup:
         quality = reflection_quality([reflection.pk])[reflection.pk]
         html = render_to_string(
-            "ratings/_reflection_quality.html", {"quality": quality, "show": show}
+            "rubric/_reflection_quality.html", {"panel": {"quality": quality, "show": show}}
         )
         return BeautifulSoup(html, "html.parser")
 

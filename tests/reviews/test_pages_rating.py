@@ -9,8 +9,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from reviews.models import CRITERIA, Rating, RatingAssignment, RatingRound
-from reviews.services_ratings import create_round, submit_rating
+from rubric.models import CRITERIA, Rating, RatingAssignment, RatingRound
+from rubric.services.rounds import create_round, submit_rating
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 from tests.reviews.test_rating_rounds import calibrate, make_rater, make_rubric
 

@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from reflections.models import Reflection
 from reflections.policies import should_have_reflected
-from reviews.models import CRITERIA, Rating, Rubric
-from reviews.selectors_quality import (
+from rubric.models import CRITERIA, Rating, Rubric
+from rubric.selectors.quality import (
     GATED,
     UNGATED,
     UNKNOWN,

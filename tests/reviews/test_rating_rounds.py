@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reflections.models import State
-from reviews.models import (
+from rubric.models import (
     CRITERIA,
     LEVELS,
     Anchor,
@@ -23,7 +23,7 @@ from reviews.models import (
     RatingAssignment,
     Rubric,
 )
-from reviews.services_ratings import (
+from rubric.services.rounds import (
     RatingError,
     allocate,
     close_round,

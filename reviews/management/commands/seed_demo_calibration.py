@@ -6,13 +6,9 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from reviews.models import CRITERIA, CalibrationSet
-from reviews.services_calibration import (
-    CALIBRATION_SIZE,
-    active_set,
-    seed_demo_calibration,
-)
-from reviews.services_rubric import ensure_rubric
+from rubric.models import CRITERIA, CalibrationSet
+from rubric.services.calibration import CALIBRATION_SIZE, active_set, seed_demo_calibration
+from rubric.services.rubric import ensure_rubric
 
 ADMIN = "admin-demo"
 

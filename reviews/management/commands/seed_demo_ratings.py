@@ -39,15 +39,8 @@ from django.utils import timezone
 
 from reflections.access import RATER
 from reflections.models import Department, Reflection, State
-from reviews.models import (
-    CRITERIA,
-    LEVELS,
-    CalibrationAttempt,
-    GoldScore,
-    Rating,
-    RatingAssignment,
-)
-from reviews.selectors_quality import (
+from rubric.models import CRITERIA, LEVELS, CalibrationAttempt, GoldScore, Rating, RatingAssignment
+from rubric.selectors.quality import (
     GATED,
     JUDGMENT,
     TECHNICAL,
@@ -57,21 +50,21 @@ from reviews.selectors_quality import (
     task_families,
     task_family,
 )
-from reviews.services_calibration import (
+from rubric.services.calibration import (
     active_set,
     heuristic_gold,
     record_item_ratings,
     start_attempt,
     submit_attempt,
 )
-from reviews.services_ratings import (
+from rubric.services.rounds import (
     IMPORT_COLUMNS,
     close_round,
     create_round,
     import_ratings,
     submit_rating,
 )
-from reviews.services_rubric import ensure_rubric, level_label
+from rubric.services.rubric import ensure_rubric, level_label
 
 RATERS = ("rater-a", "rater-b", "rater-c", "rater-d", "rater-e")
 MANAGER = "manager-demo"

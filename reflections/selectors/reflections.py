@@ -1,0 +1,301 @@
+"""Reads for the memory pages: the reflection list, one reflection in context, filter choices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db import connection
+from django.db.models import BooleanField, Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
+from django.http import QueryDict
+
+from reflections import access
+from reflections.models import (
+    Agent,
+    Department,
+    Kind,
+    Outcome,
+    Reflection,
+    ReflectionHistory,
+    RetrievalEvent,
+    State,
+    TaskInjection,
+    TaskRun,
+)
+from reflections.policies import DEFAULT_CONFIG, STICKY_STATES, boundaries
+from reflections.search import SEARCH_DOCUMENT_SQL
+from reflections.selectors.dates import parse_as_of
+from reflections.selectors.policy import (
+    ReflectionPolicy,
+    reflection_policy,
+    window_stat_aggregates,
+)
+
+# Sort key in the URL → ORDER BY. Every order ends on -id so pages never overlap or skip
+# rows that share a value (many reflections have 0 retrievals and the same import date).
+LIST_SORTS: dict[str, tuple[str, tuple]] = {
+    "-created_at": ("Newest first", ("-created_at", "-id")),
+    "created_at": ("Oldest first", ("created_at", "-id")),
+    "-retrieval_count": ("Most retrieved", ("-retrieval_count", "-id")),
+    "retrieval_count": ("Least retrieved", ("retrieval_count", "-id")),
+    # PostgreSQL puts NULLs first in a descending order; never-retrieved belongs last.
+    "-last_retrieved_at": (
+        "Recently retrieved",
+        (F("last_retrieved_at").desc(nulls_last=True), "-id"),
+    ),
+}
+DEFAULT_SORT = "-created_at"
+
+# The columns the list shows: the texts (original_text, body, sections) stay in the table.
+LIST_FIELDS = (
+    "id",
+    "title",
+    "source_path",
+    "kind",
+    "outcome",
+    "state",
+    "retrieval_count",
+    "last_retrieved_at",
+    "created_at",
+    "department__slug",
+    "department__name",
+    "agent__name",
+)
+
+RETRIEVAL_HISTORY_LIMIT = 200
+INJECTION_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class ReflectionFilters:
+    """What the list's filter bar asks for; unknown values are dropped, never trusted."""
+
+    department: str = ""
+    agent: str = ""
+    kind: str = ""
+    outcome: str = ""
+    state: str = ""
+    q: str = ""
+    sort: str = DEFAULT_SORT
+
+    @classmethod
+    def from_query(cls, query: QueryDict | dict) -> ReflectionFilters:
+        def pick(name: str, allowed=None) -> str:
+            value = (query.get(name) or "").strip()
+            return value if allowed is None or value in allowed else ""
+
+        return cls(
+            department=pick("department")[:64],
+            agent=pick("agent")[:128],
+            kind=pick("kind", Kind.values),
+            outcome=pick("outcome", Outcome.values),
+            state=pick("state", State.values),
+            q=pick("q")[:200],
+            sort=pick("sort", LIST_SORTS) or DEFAULT_SORT,
+        )
+
+    def as_query(self) -> dict[str, str]:
+        """The non-default filters, for links and the pushed URL."""
+        values = {
+            "department": self.department,
+            "agent": self.agent,
+            "kind": self.kind,
+            "outcome": self.outcome,
+            "state": self.state,
+            "q": self.q,
+            "sort": "" if self.sort == DEFAULT_SORT else self.sort,
+        }
+        return {k: v for k, v in values.items() if v}
+
+    @property
+    def is_filtered(self) -> bool:
+        return any(v for k, v in self.as_query().items() if k != "sort")
+
+
+def search_text(qs: QuerySet[Reflection], q: str) -> QuerySet[Reflection]:
+    """The list's search box: words in the title, text or source path.
+
+    PostgreSQL: full-text search (stemmed words, "quoted phrases", -exclusions) served by the
+    GIN index of migration 0004, whose expression this must match character for character.
+    SQLite: a case-insensitive substring match.
+    """
+    if not q:
+        return qs
+    if connection.vendor == "postgresql":
+        return qs.filter(
+            RawSQL(  # noqa: S611 - q is a bound parameter; the SQL is a constant
+                f"{SEARCH_DOCUMENT_SQL} @@ websearch_to_tsquery('english'::regconfig, %s)",
+                [q],
+                output_field=BooleanField(),
+            )
+        )
+    return qs.filter(Q(title__icontains=q) | Q(body__icontains=q) | Q(source_path__icontains=q))
+
+
+def reflection_list(*, user, filters: ReflectionFilters) -> QuerySet[Reflection]:
+    qs = access.visible_reflections(user)
+    if filters.department:
+        qs = qs.filter(department__slug=filters.department)
+    if filters.agent:
+        qs = qs.filter(agent__name=filters.agent)
+    if filters.kind:
+        qs = qs.filter(kind=filters.kind)
+    if filters.outcome:
+        qs = qs.filter(outcome=filters.outcome)
+    if filters.state:
+        qs = qs.filter(state=filters.state)
+    qs = search_text(qs, filters.q)
+    _, order = LIST_SORTS.get(filters.sort, LIST_SORTS[DEFAULT_SORT])
+    return qs.select_related("department", "agent").only(*LIST_FIELDS).order_by(*order)
+
+
+@dataclass(frozen=True)
+class FilterOptions:
+    departments: QuerySet[Department]
+    agents: QuerySet[Agent]
+    kinds: list[tuple[str, str]]
+    outcomes: list[tuple[str, str]]
+    states: list[tuple[str, str]]
+    sorts: list[tuple[str, str]]
+
+
+def filter_options(user) -> FilterOptions:
+    """The choices the filter bar offers this user: only what they could find anyway."""
+    departments = access.visible_departments(user).only("slug", "name")
+    agents = Agent.objects.only("name").order_by("name")
+    if not access.sees_all_departments(user):
+        # An agent may write into a department it is not mapped to: offer the authors
+        # of visible reflections as well as the agents mapped to visible departments.
+        authors = Reflection.objects.filter(department__in=access.visible_departments(user))
+        agents = agents.filter(
+            Q(department__in=access.visible_departments(user))
+            | Q(pk__in=authors.values("agent_id"))
+        )
+    states = State.choices
+    if access.ADMIN not in access.user_roles(user):
+        states = [c for c in states if c[0] != State.QUARANTINED]
+    return FilterOptions(
+        departments=departments,
+        agents=agents,
+        kinds=Kind.choices,
+        outcomes=Outcome.choices,
+        states=states,
+        sorts=[(key, label) for key, (label, _) in LIST_SORTS.items()],
+    )
+
+
+@dataclass
+class ReflectionDetail:
+    reflection: Reflection
+    retrievals: list[RetrievalEvent]
+    retrieval_total: int
+    retrieval_distinct_tasks: int
+    # None when the author is unknown: then nobody can say who shares whose memory.
+    retrieval_cross_agent: int | None
+    injections: list[TaskInjection]
+    injection_counts: dict[str, int]
+    history: list[ReflectionHistory]
+    policy: ReflectionPolicy | None = field(default=None)
+
+    @property
+    def cross_agent_share(self) -> float | None:
+        if self.retrieval_cross_agent is None or not self.retrieval_total:
+            return None
+        return self.retrieval_cross_agent / self.retrieval_total
+
+    @property
+    def injection_total(self) -> int:
+        return sum(self.injection_counts.values())
+
+    @property
+    def injection_success_rate(self) -> float | None:
+        total = self.injection_total
+        return self.injection_counts[Outcome.SUCCESS] / total if total else None
+
+
+def _retention_rank(as_of: date) -> dict:
+    """A reflection's place among its agent's reflections as retention ranks them.
+
+    Equal to ROW_NUMBER() OVER (PARTITION BY agent ORDER BY created_at DESC, id DESC) of
+    services_policies.RETENTION_SQL, written as correlated counts so that it rides along in
+    the query that fetches the reflection (the detail page's query count stays fixed).
+    """
+    ranked = Reflection.objects.filter(
+        agent_id=OuterRef("agent_id"), created_at__lt=boundaries(as_of).end
+    ).exclude(state__in=STICKY_STATES)
+
+    def count(qs):
+        return Coalesce(
+            Subquery(qs.order_by().values("agent_id").annotate(n=Count("id")).values("n")), 0
+        )
+
+    ahead = Q(created_at__gt=OuterRef("created_at")) | Q(
+        created_at=OuterRef("created_at"), id__gt=OuterRef("id")
+    )
+    return {"retention_ahead": count(ranked.filter(ahead)), "retention_total": count(ranked)}
+
+
+def reflection_detail(*, user, pk: int, as_of: date | None = None) -> ReflectionDetail:
+    """One reflection in context; raises PermissionDenied / Http404 like access does."""
+    as_of = as_of or parse_as_of(None)
+    reflection = access.get_reflection_for_user(
+        user,
+        pk,
+        queryset=Reflection.objects.select_related("department", "agent").annotate(
+            **_retention_rank(as_of)
+        ),
+    )
+    ranked = (
+        reflection.agent_id is not None
+        and reflection.state not in STICKY_STATES
+        and reflection.created_at < boundaries(as_of).end
+    )
+    reflection.retention_position = reflection.retention_ahead + 1 if ranked else None
+    retrievals = reflection.retrievals.all()
+
+    task_outcome = TaskRun.objects.filter(task_id=OuterRef("task_id")).values("outcome")[:1]
+    recent = list(
+        retrievals.select_related("agent")
+        .annotate(task_outcome=Subquery(task_outcome))
+        .order_by("-retrieved_at", "-id")[:RETRIEVAL_HISTORY_LIMIT]
+    )
+    author_id = reflection.agent_id
+    counted = {
+        "total": Count("id"),
+        "distinct_tasks": Count("task_id", distinct=True),
+        # The decay policy's inputs for this one reflection, in the same aggregate query.
+        **window_stat_aggregates(as_of),
+    }
+    if author_id is not None:
+        counted["cross_agent"] = Count("id", filter=~Q(agent_id=author_id))
+    counts = retrievals.aggregate(**counted)
+    for event in recent:
+        event.is_cross_agent = author_id is not None and event.agent_id != author_id
+
+    injections = reflection.injections.all()
+    latest_first = injections.order_by("-task_run__finished_at", "-id")
+    injected = list(latest_first.select_related("task_run__agent")[:INJECTION_LIMIT])
+    outcome_counts = injections.aggregate(
+        **{o: Count("id", filter=Q(task_run__outcome=o)) for o in Outcome.values}
+    )
+
+    history = list(
+        ReflectionHistory.objects.filter(reflection=reflection)
+        .select_related("actor")
+        .order_by("at", "id")
+    )
+    return ReflectionDetail(
+        reflection=reflection,
+        retrievals=recent,
+        retrieval_total=counts["total"],
+        retrieval_distinct_tasks=counts["distinct_tasks"],
+        retrieval_cross_agent=counts.get("cross_agent"),
+        injections=injected,
+        injection_counts=outcome_counts,
+        history=history,
+        policy=reflection_policy(
+            reflection=reflection, stats=counts, history=history, as_of=as_of, config=DEFAULT_CONFIG
+        ),
+    )

@@ -1,0 +1,1 @@
+"""The memory's pages, one module per screen family; templates under templates/reflections/."""

@@ -1,0 +1,1 @@
+"""Forms of the rubric pages: they validate shapes; the services enforce the rules."""

@@ -1,0 +1,1 @@
+"""Reads for the rubric pages: agreement, quality breakdowns, rating rounds."""

@@ -1,0 +1,1 @@
+"""The rubric's pages, one module per screen family; templates under templates/rubric/."""
