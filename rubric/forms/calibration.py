@@ -6,7 +6,12 @@ from __future__ import annotations
 from django import forms
 
 from rubric.models import CRITERIA, LEVELS
-from rubric.services.calibration import CSV_COLUMNS, parse_gold_csv, parse_level, resolve_gold_lines
+from rubric.services.calibration_sets import (
+    CSV_COLUMNS,
+    parse_gold_csv,
+    parse_level,
+    resolve_gold_lines,
+)
 from rubric.services.rubric import level_label
 
 LEVEL_FORM_CHOICES = [(level_label(v), level_label(v)) for v in LEVELS]

@@ -25,19 +25,21 @@ from rubric.models import (
     Rubric,
 )
 from rubric.services.calibration import (
-    CALIBRATION_SIZE,
-    CSV_COLUMNS,
-    CalibrationError,
     attempt_levels,
     attempt_progress,
     attempt_results,
-    build_calibration_set,
-    policy_history,
     rater_status,
     record_item_ratings,
-    set_calibration_policy,
     start_attempt,
     submit_attempt,
+)
+from rubric.services.calibration_sets import (
+    CALIBRATION_SIZE,
+    CSV_COLUMNS,
+    CalibrationError,
+    build_calibration_set,
+    policy_history,
+    set_calibration_policy,
 )
 from rubric.services.rubric import (
     RubricError,

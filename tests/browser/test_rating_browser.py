@@ -21,7 +21,7 @@ from rubric.models import (
     RatingAssignment,
     RatingRound,
 )
-from rubric.services.calibration import build_calibration_set
+from rubric.services.calibration_sets import build_calibration_set
 from rubric.services.rounds import create_round, submit_rating
 from rubric.services.rubric import ensure_rubric
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in

@@ -14,6 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from demo.calibration import heuristic_gold, pick_demo_reflections
 from reflections.models import State
 from rubric.eligibility import is_calibrated
 from rubric.models import (
@@ -27,18 +28,18 @@ from rubric.models import (
     Rubric,
 )
 from rubric.services.calibration import (
-    CalibrationError,
     agreement_with_gold,
-    build_calibration_set,
     calibration_passed,
-    heuristic_gold,
-    parse_gold_csv,
-    pick_demo_reflections,
     rater_status,
     record_item_ratings,
-    resolve_gold_lines,
     start_attempt,
     submit_attempt,
+)
+from rubric.services.calibration_sets import (
+    CalibrationError,
+    build_calibration_set,
+    parse_gold_csv,
+    resolve_gold_lines,
 )
 from rubric.services.rubric import (
     RubricError,

@@ -11,7 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from rubric.models import CRITERIA, Rating
-from rubric.services.rounds import create_round, import_ratings, submit_rating
+from rubric.services.rating_import import import_ratings
+from rubric.services.rounds import create_round, submit_rating
 from tests.factories import ReflectionFactory, UserFactory
 from tests.reviews.test_rating_rounds import make_rater, make_rubric
 
@@ -180,7 +181,7 @@ def test_contradicting_lines_in_one_file_are_refused(tmp_path, rubric, ana, less
 
 
 def test_large_files_are_looked_up_in_chunks(tmp_path, monkeypatch, rubric, ana, lesson):
-    monkeypatch.setattr("rubric.services.rounds.LOOKUP_CHUNK", 2)
+    monkeypatch.setattr("rubric.services.rating_import.LOOKUP_CHUNK", 2)
     UserFactory(username="ben")
     others = ReflectionFactory.create_batch(4)
     text = HEADER + four_lines("ana", lesson.content_hash)

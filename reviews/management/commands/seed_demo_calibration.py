@@ -6,8 +6,9 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from demo.calibration import seed_demo_calibration
 from rubric.models import CRITERIA, CalibrationSet
-from rubric.services.calibration import CALIBRATION_SIZE, active_set, seed_demo_calibration
+from rubric.services.calibration_sets import CALIBRATION_SIZE, active_set
 from rubric.services.rubric import ensure_rubric
 
 ADMIN = "admin-demo"

@@ -37,6 +37,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from demo.calibration import heuristic_gold
 from reflections.access import RATER
 from reflections.models import Department, Reflection, State
 from rubric.models import CRITERIA, LEVELS, CalibrationAttempt, GoldScore, Rating, RatingAssignment
@@ -50,20 +51,10 @@ from rubric.selectors.quality import (
     task_families,
     task_family,
 )
-from rubric.services.calibration import (
-    active_set,
-    heuristic_gold,
-    record_item_ratings,
-    start_attempt,
-    submit_attempt,
-)
-from rubric.services.rounds import (
-    IMPORT_COLUMNS,
-    close_round,
-    create_round,
-    import_ratings,
-    submit_rating,
-)
+from rubric.services.calibration import record_item_ratings, start_attempt, submit_attempt
+from rubric.services.calibration_sets import active_set
+from rubric.services.rating_import import IMPORT_COLUMNS, import_ratings
+from rubric.services.rounds import close_round, create_round, submit_rating
 from rubric.services.rubric import ensure_rubric, level_label
 
 RATERS = ("rater-a", "rater-b", "rater-c", "rater-d", "rater-e")

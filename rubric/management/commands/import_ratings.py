@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rubric.services.rounds import IMPORT_COLUMNS, import_ratings
+from rubric.services.rating_import import IMPORT_COLUMNS, import_ratings
 
 
 class Command(BaseCommand):
