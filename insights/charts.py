@@ -14,11 +14,20 @@ from typing import Any
 
 import altair as alt
 
+from insights.chart_parts import (
+    HEIGHT,
+    date_span,
+    describe,
+    finish,
+    marker_layers,
+    plain,
+    short,
+    tip,
+    tooltip,
+    utc_day,
+    x_encoding,
+)
 from insights.projection import Projection, Refusal
-
-HEIGHT = 280
-# Vega-Lite field names with dots or brackets mean nested access; our columns are plain names.
-_UNSAFE_FIELD = str.maketrans({".": "_", "[": "_", "]": "_"})
 
 
 def line_chart(
@@ -41,7 +50,7 @@ def line_chart(
 ) -> dict:
     """A line per `series` (or one line) of `y` over `x`; `markers` ({"at": x value,
     "label": text}) are labelled vertical rules, e.g. the review cycles' deprecations."""
-    values = _plain(rows)
+    values = plain(rows)
     color = (
         alt.Color(
             f"{series}:N",
@@ -56,7 +65,7 @@ def line_chart(
         alt.Chart(alt.Data(values=values))
         .mark_line(point=points)
         .encode(
-            x=_x(x, x_type, title=x_title),
+            x=x_encoding(x, x_type, title=x_title),
             y=alt.Y(
                 f"{y}:Q",
                 title=y_title,
@@ -64,15 +73,15 @@ def line_chart(
                 scale=alt.Scale(domain=list(y_domain)) if y_domain else alt.Undefined,
             ),
             color=color,
-            tooltip=_tooltip(x, x_type, y, y_format, series),
+            tooltip=tooltip(x, x_type, y, y_format, series),
         )
     )
-    span = _span([row.get(x) for row in values]) if x_type == "temporal" else None
-    layers = [lines, *_marker_layers(markers or (), x_type, span)]
-    return _finish(
+    span = date_span([row.get(x) for row in values]) if x_type == "temporal" else None
+    layers = [lines, *marker_layers(markers or (), x_type, span)]
+    return finish(
         alt.layer(*layers),
         title,
-        description or _describe("Line chart", y_title, x_title, len(values), series),
+        description or describe("Line chart", y_title, x_title, len(values), series),
         height=height,
     )
 
@@ -94,16 +103,16 @@ def bar_chart(
 ) -> dict:
     """Bars of `y` per `x`, grouped side by side by `series` when given; `horizontal` lays
     the categories down the side (long category names stay readable)."""
-    values = _plain(rows)
+    values = plain(rows)
     encoding: dict[str, Any] = {
-        "x": _x(x, x_type, title=x_title, sort=None),
+        "x": x_encoding(x, x_type, title=x_title, sort=None),
         "y": alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format)),
-        "tooltip": _tooltip(x, x_type, y, y_format, series),
+        "tooltip": tooltip(x, x_type, y, y_format, series),
     }
     if horizontal:
         encoding["x"] = alt.X(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format, tickCount=8))
         encoding["y"] = alt.Y(
-            f"{x}:{_short(x_type)}", title=x_title, sort=None, axis=alt.Axis(labelLimit=320)
+            f"{x}:{short(x_type)}", title=x_title, sort=None, axis=alt.Axis(labelLimit=320)
         )
     if series:
         encoding["color"] = alt.Color(f"{series}:N", title=None, legend=alt.Legend(orient="bottom"))
@@ -113,10 +122,10 @@ def bar_chart(
     else:
         encoding["color"] = alt.value("#2457a6")
     chart = alt.Chart(alt.Data(values=values)).mark_bar().encode(**encoding)
-    return _finish(
+    return finish(
         chart,
         title,
-        description or _describe("Bar chart", y_title, x_title, len(values), series),
+        description or describe("Bar chart", y_title, x_title, len(values), series),
         height=height,
     )
 
@@ -139,7 +148,7 @@ def weekly_bar_chart(
     """Bars one ISO week wide (from `x`, a Monday, to the next Monday) stacked by `series`:
     counts per week on the same time axis as the line charts."""
     rank = {name: i for i, name in enumerate(series_order or ())}
-    values = _plain(
+    values = plain(
         {
             **row,
             "week_end": row[x] + dt.timedelta(days=7),
@@ -152,14 +161,14 @@ def weekly_bar_chart(
         # domainMin/Max, not domain: with x2 on the same scale a domain conflicts.
         scale = alt.Scale(
             type="utc",
-            domainMin=_utc_day(x_domain[0]),
-            domainMax=_utc_day(x_domain[1] + dt.timedelta(days=7)),
+            domainMin=utc_day(x_domain[0]),
+            domainMax=utc_day(x_domain[1] + dt.timedelta(days=7)),
         )
     encoding: dict[str, Any] = {
         "x": alt.X(f"{x}:T", title=x_title, scale=scale),
         "x2": alt.X2("week_end:T"),
         "y": alt.Y(f"sum({y}):Q", title=y_title, axis=alt.Axis(format=y_format)),
-        "tooltip": _tooltip(x, "temporal", y, y_format, series),
+        "tooltip": tooltip(x, "temporal", y, y_format, series),
     }
     if series:
         encoding["color"] = alt.Color(
@@ -177,10 +186,10 @@ def weekly_bar_chart(
         .mark_bar(stroke="white", strokeWidth=0.5)
         .encode(**encoding)
     )
-    return _finish(
+    return finish(
         chart,
         title,
-        description or _describe("Stacked bar chart", y_title, x_title, len(values), series),
+        description or describe("Stacked bar chart", y_title, x_title, len(values), series),
         height=height,
     )
 
@@ -201,7 +210,7 @@ def interval_chart(
 ) -> dict:
     """One row per `label` (in the order given): a point at `value` with a bar from `low` to
     `high` (e.g. a lift and its 95 % interval), and a rule at `reference`."""
-    values = _plain(rows)
+    values = plain(rows)
     order = [row[label] for row in values]
     # The labels say what a row is; an axis title beside 300 px of labels would sit on them.
     y = alt.Y(f"{label}:N", title=None, sort=order, axis=alt.Axis(labelLimit=360))
@@ -229,7 +238,7 @@ def interval_chart(
             .encode(x="reference:Q")
         )
     height = max(120, 22 * len(values))
-    return _finish(
+    return finish(
         alt.layer(*layers),
         title,
         description
@@ -253,7 +262,7 @@ def heatmap(
     description: str | None = None,
 ) -> dict:
     """A cell per (`x`, `y`) coloured by `value`, with the number written in it."""
-    values = _plain(rows)
+    values = plain(rows)
     ys = sorted({row[y] for row in values})
     xs = sorted({row[x] for row in values})
     base = alt.Chart(alt.Data(values=values)).encode(
@@ -284,7 +293,7 @@ def heatmap(
         tooltip=tips,
     )
     height = max(120, 36 * len(ys))
-    return _finish(
+    return finish(
         alt.layer(cells, text),
         title,
         description
@@ -309,10 +318,10 @@ def projection_chart(
         for week, rate in zip(weeks, rates, strict=True)
     ]
     observed = (
-        alt.Chart(alt.Data(values=_plain(points)))
+        alt.Chart(alt.Data(values=plain(points)))
         .mark_point(filled=True, size=40, color="#2457a6")
         .encode(
-            x=_x("week", "temporal", title="Week (ISO, Monday start, UTC)"),
+            x=x_encoding("week", "temporal", title="Week (ISO, Monday start, UTC)"),
             y=alt.Y(
                 "rate:Q",
                 title="Success rate",
@@ -320,7 +329,7 @@ def projection_chart(
                 scale=alt.Scale(domain=[0, 1]),
             ),
             tooltip=[
-                _tip("week", "temporal", title="Week of"),
+                tip("week", "temporal", title="Week of"),
                 alt.Tooltip("rate:Q", title="Success", format=".1%"),
             ],
         )
@@ -332,9 +341,9 @@ def projection_chart(
             for t, s in fit.curve
         ]
         layers.append(
-            alt.Chart(alt.Data(values=_plain(curve)))
+            alt.Chart(alt.Data(values=plain(curve)))
             .mark_line(color="#b5552b", strokeWidth=2, description="Fitted curve")
-            .encode(x=_x("week", "temporal"), y="rate:Q")
+            .encode(x=x_encoding("week", "temporal"), y="rate:Q")
         )
         a = fit.asymptote
         layers.append(
@@ -356,127 +365,4 @@ def projection_chart(
     else:
         why = f" No projection: {fit.reason}" if isinstance(fit, Refusal) else ""
         description = f"Weekly task success over {len(points)} weeks.{why}"
-    return _finish(alt.layer(*layers), title, description)
-
-
-def _finish(chart, title: str, description: str, *, height: int = HEIGHT) -> dict:
-    spec = (
-        chart.properties(
-            title=alt.Title(title, anchor="start"),
-            description=description,
-            width="container",
-            height=height,
-        )
-        .configure_view(stroke=None)
-        .configure_axis(labelFontSize=12, titleFontSize=12)
-        .configure_title(fontSize=14)
-        .to_dict()  # validates against the Vega-Lite schema altair ships
-    )
-    return spec
-
-
-MARKER_SLOTS = 3  # label rows: markers close together take turns, so labels do not overlap
-MARKER_LINE = 14  # px between label rows
-
-
-def _marker_layers(
-    markers: Iterable[Mapping[str, Any]], x_type: str, span: tuple[str, str] | None = None
-) -> list:
-    """A dashed rule per marker and its label at the top, in rows that take turns; a label
-    in the last third of the time axis reads leftwards so it stays inside the chart."""
-    values = _plain(
-        {"at": m["at"], "label": str(m["label"])}
-        for m in sorted(markers, key=lambda m: str(m["at"]))
-    )
-    if not values:
-        return []
-    x = _x("at", x_type)
-    rule = (
-        alt.Chart(alt.Data(values=values))
-        .mark_rule(color="#8a5a00", strokeDash=[4, 3])
-        .encode(x=x, tooltip=[_tip("at", x_type, title="Week of"), alt.Tooltip("label:N")])
-    )
-    groups: dict[tuple[int, str], list[dict]] = {}
-    for i, value in enumerate(values):
-        align = "right" if _late(value["at"], span) else "left"
-        groups.setdefault((i % MARKER_SLOTS, align), []).append(value)
-    labels = [
-        alt.Chart(alt.Data(values=group))
-        .mark_text(
-            align=align,
-            baseline="top",
-            dx=3 if align == "left" else -3,
-            dy=2 + slot * MARKER_LINE,
-            color="#8a5a00",
-            fontSize=11,
-        )
-        .encode(x=x, y=alt.value(0), text="label:N")
-        for (slot, align), group in sorted(groups.items())
-    ]
-    return [rule, *labels]
-
-
-def _utc_day(day: dt.date) -> alt.DateTime:
-    return alt.DateTime(year=day.year, month=day.month, date=day.day, utc=True)
-
-
-def _span(xs: Iterable[Any]) -> tuple[str, str] | None:
-    known = sorted(str(v) for v in xs if v is not None)
-    return (known[0], known[-1]) if known else None
-
-
-def _late(at: Any, span: tuple[str, str] | None) -> bool:
-    """Whether an ISO date falls in the last third of ``span`` (ISO dates too)."""
-    if span is None:
-        return False
-    try:
-        first, last, day = (dt.date.fromisoformat(str(v)[:10]) for v in (*span, at))
-    except ValueError:
-        return False
-    whole = (last - first).days
-    return whole > 0 and (day - first).days > whole * 2 / 3
-
-
-def _tooltip(x: str, x_type: str, y: str, y_format: str, series: str | None) -> list:
-    tips = [_tip(x, x_type), alt.Tooltip(f"{y}:Q", format=y_format)]
-    if series:
-        tips.insert(0, alt.Tooltip(f"{series}:N"))
-    return tips
-
-
-def _x(field: str, x_type: str, **kwargs) -> alt.X:
-    if x_type == "temporal":
-        # Dates arrive as ISO days, which browsers read as UTC midnight: a UTC scale keeps
-        # Monday on Monday whatever the viewer's time zone.
-        return alt.X(f"{field}:T", scale=alt.Scale(type="utc"), **kwargs)
-    return alt.X(f"{field}:{_short(x_type)}", **kwargs)
-
-
-def _tip(field: str, x_type: str, **kwargs) -> alt.Tooltip:
-    if x_type == "temporal":
-        return alt.Tooltip(f"{field}:T", timeUnit="utcyearmonthdate", format="%Y-%m-%d", **kwargs)
-    return alt.Tooltip(f"{field}:{_short(x_type)}", **kwargs)
-
-
-def _describe(kind: str, y_title: str, x_title: str, n: int, series: str | None) -> str:
-    by = " per series" if series else ""
-    return f"{kind} of {y_title.lower()} by {x_title.lower()}{by}, {n} data points."
-
-
-def _short(x_type: str) -> str:
-    return {"temporal": "T", "quantitative": "Q", "nominal": "N", "ordinal": "O"}[x_type]
-
-
-def _plain(rows: Iterable[Mapping[str, Any]]) -> list[dict]:
-    """JSON-ready inline values: dates as ISO strings, keys safe as Vega-Lite field names."""
-    return [
-        {str(k).translate(_UNSAFE_FIELD): _json_value(v) for k, v in row.items()} for row in rows
-    ]
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()
-    if isinstance(value, float) and value != value:  # NaN is not JSON
-        return None
-    return value
+    return finish(alt.layer(*layers), title, description)

@@ -2,13 +2,16 @@
 
 from django.urls import include, path
 
-from insights import views
+from insights.views import learning, overview, projection, usefulness
 
 app_name = "insights"
 
+# The projection keeps a namespace of its own (insights:projection:page).
+projection_pages = ([path("", projection.projection_page, name="page")], "projection")
+
 urlpatterns = [
-    path("", views.overview, name="overview"),
-    path("learning/", views.learning, name="learning"),
-    path("usefulness/", views.usefulness, name="usefulness"),
-    path("projection/", include("insights.urls_projection")),
+    path("", overview.overview, name="overview"),
+    path("learning/", learning.learning, name="learning"),
+    path("usefulness/", usefulness.usefulness, name="usefulness"),
+    path("projection/", include(projection_pages)),
 ]

@@ -9,12 +9,13 @@ retrieval natural key, TaskInjection by reflection, TaskRun by department and fi
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import Count, Q
 from django.db.models.functions import TruncWeek
 
+from reflections.lift import DEFAULT_MIN_TASKS, Lift, week_weighted_lift
 from reflections.models import (
     Neighbour,
     Outcome,
@@ -28,7 +29,6 @@ from reflections.models import (
 from reflections.similarity import DiffSegment, diff_words
 from reviews.models import ReviewItem
 
-DEFAULT_MIN_TASKS = 5
 # Echo followers repeat the seed's lesson in their own words: on the demo workspace every
 # planted follower scores 0.56-0.78 against its seed, so 0.55 finds them all while asking
 # for more than the 0.35 that merely makes a duplicate candidate.
@@ -87,28 +87,6 @@ def retrieval_series(item: ReviewItem) -> RetrievalSeries:
 # ------------------------------------------------------------------ lift
 
 
-@dataclass(frozen=True)
-class Lift:
-    """Success of the tasks the reflection was injected into against the department's.
-
-    Partial outcomes count as not success (DOMAIN §7). Rates and lift are None when fewer
-    than min_tasks injected tasks finished in the window: too few to say anything.
-    """
-
-    injected_tasks: int
-    injected_successes: int
-    department_tasks: int  # the department's tasks in the weeks the injected tasks fall in
-    department_successes: int
-    min_tasks: int
-    injected_rate: float | None = None
-    department_rate: float | None = None  # week-weighted, see injection_lift
-    lift: float | None = None  # injected_rate - department_rate, in rate points
-
-    @property
-    def has_enough_tasks(self) -> bool:
-        return self.lift is not None
-
-
 def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> Lift:
     """Success rate of the tasks the reflection was injected into, finished in the window,
     against the department's success rate weighted by the ISO weeks those tasks fall in.
@@ -149,43 +127,6 @@ def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> L
         department = {_as_date(r["week"]): (r["tasks"], r["successes"]) for r in rows}
     return week_weighted_lift(injected_by_week, department, min_tasks=min_tasks)
 
-
-def week_weighted_lift(
-    injected_by_week: dict[date, tuple[int, int]],
-    department_by_week: dict[date, tuple[int, int]],
-    *,
-    min_tasks: int = DEFAULT_MIN_TASKS,
-) -> Lift:
-    """The lift from weekly (tasks, successes) counts: the injected tasks', and the
-    department's in the same ISO weeks (injection_lift; also the insights lift table)."""
-    department = department_by_week
-    n_injected = sum(tasks for tasks, _ in injected_by_week.values())
-    n_injected_ok = sum(ok for _, ok in injected_by_week.values())
-    weeks = [department.get(w, (0, 0)) for w in injected_by_week]
-    lift = Lift(
-        injected_tasks=n_injected,
-        injected_successes=n_injected_ok,
-        department_tasks=sum(tasks for tasks, _ in weeks),
-        department_successes=sum(ok for _, ok in weeks),
-        min_tasks=min_tasks,
-    )
-    if n_injected < max(1, min_tasks):
-        return lift
-    # Tasks of other departments may inject it too; a week without any task of the
-    # department's own has no baseline and drops out of the weighting.
-    weights = {w: n for w, (n, _) in injected_by_week.items() if department.get(w, (0, 0))[0]}
-    injected_rate = n_injected_ok / n_injected
-    if not weights:
-        return replace(lift, injected_rate=injected_rate)
-    department_rate = sum(
-        n * department[w][1] / department[w][0] for w, n in weights.items()
-    ) / sum(weights.values())
-    return replace(
-        lift,
-        injected_rate=injected_rate,
-        department_rate=department_rate,
-        lift=injected_rate - department_rate,
-    )
 
 
 def _as_date(value) -> date:

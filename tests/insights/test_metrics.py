@@ -11,8 +11,9 @@ from django.core.management import call_command
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.db.models.functions import Coalesce
 
-from insights import metrics, selectors
+from insights import metrics
 from insights.metrics import LessonRow, TaskRow, WeekStats
+from insights.selectors import common, learning, usefulness
 from reflections.demo import write_workspace
 from reflections.models import (
     Department,
@@ -165,7 +166,7 @@ def learning_db():
 
 @pytest.mark.django_db
 def test_the_sql_learning_rows_match_the_hand_computation(learning_db):
-    rows = selectors.learning_rows(since=at("2026-02-01"), until=at("2026-04-01"))
+    rows = learning.learning_rows(since=at("2026-02-01"), until=at("2026-04-01"))
     assert rows == {
         learning_db["finance"].pk: {WEEK: FINANCE_WEEK},
         learning_db["sales"].pk: {WEEK_BEFORE: SALES_WEEK},
@@ -175,7 +176,7 @@ def test_the_sql_learning_rows_match_the_hand_computation(learning_db):
 @pytest.mark.django_db
 def test_earlier_failures_before_the_range_still_make_a_repeat(learning_db):
     # From Tuesday on: T1 (Monday) is outside the range but its "timeout" still counts.
-    rows = selectors.learning_rows(
+    rows = learning.learning_rows(
         since=at("2026-03-03", 0),
         until=at("2026-04-01"),
         department_ids=[learning_db["finance"].pk],
@@ -187,7 +188,7 @@ def test_earlier_failures_before_the_range_still_make_a_repeat(learning_db):
 
 @pytest.mark.django_db
 def test_learning_curves_add_departments_up_and_keep_empty_weeks(learning_db):
-    curves = selectors.learning_curves(
+    curves = learning.learning_curves(
         departments=list(Department.objects.all()),
         department_ids=None,
         start=date(2026, 2, 23),
@@ -229,7 +230,7 @@ def test_usefulness_flows_and_cross_agent_share_in_the_database():
     ):
         RetrievalEventFactory(reflection=refl[kind], task_id=task_id, agent=agent)
     refresh_retrieval_rollup()
-    report = selectors.usefulness_report(departments=[finance, sales], department_ids=None)
+    report = usefulness.usefulness_report(departments=[finance, sales], department_ids=None)
     # Post-failure: 2 reflections (failure, partial), useful: failure → ok1, ok2 = 2 → 1.0.
     # Post-success: 1 reflection, useful 1 → 1.0. Ratio 1.0.
     assert report.usefulness.post_failure.reflections == 2
@@ -265,7 +266,7 @@ def test_lift_reuses_the_review_evidence_definition_with_a_wilson_interval():
             finished_at=monday + timedelta(days=1, hours=i),
             outcome="success" if i < 5 else "failure",
         )
-    [row] = selectors.lift_table(department_ids=None)
+    [row] = usefulness.lift_table(department_ids=None)
     # Injected 8 / 10 = 0.8; department that week (8 + 5) / 20 = 0.65; lift +0.15.
     assert row.injections == 10
     assert row.lift.injected_rate == 0.8
@@ -279,10 +280,10 @@ def test_lift_reuses_the_review_evidence_definition_with_a_wilson_interval():
 def test_lift_below_the_minimum_sample_shows_counts_without_rates():
     fin = AgentFactory(name="fin", department=DepartmentFactory(slug="finance"))
     lesson = ReflectionFactory(agent=fin)
-    for _ in range(selectors.LIFT_MIN_TASKS - 1):
+    for _ in range(usefulness.LIFT_MIN_TASKS - 1):
         TaskInjectionFactory(task_run=TaskRunFactory(agent=fin), reflection=lesson)
-    [row] = selectors.lift_table(department_ids=None)
-    assert row.lift.injected_tasks == selectors.LIFT_MIN_TASKS - 1
+    [row] = usefulness.lift_table(department_ids=None)
+    assert row.lift.injected_tasks == usefulness.LIFT_MIN_TASKS - 1
     assert row.lift.injected_rate is None and row.interval is None and row.lift_interval is None
 
 
@@ -304,11 +305,11 @@ def test_lift_ranks_by_the_injection_counter_most_first_ties_by_id_without_quara
     assert dict(Reflection.objects.filter(injection_count__gt=0).values_list(
         "id", "injection_count")) == counted  # fmt: skip
 
-    ranked = selectors.lift_table(department_ids=None)
+    ranked = usefulness.lift_table(department_ids=None)
     assert [(r.reflection_id, r.injections) for r in ranked] == [
         (other.pk, 4), (top.pk, 3), (tie_a.pk, 2), (tie_b.pk, 2)
     ]  # fmt: skip
-    finance_only = selectors.lift_table(department_ids=[fin.department_id], top=2)
+    finance_only = usefulness.lift_table(department_ids=[fin.department_id], top=2)
     assert [r.reflection_id for r in finance_only] == [top.pk, tie_a.pk]
 
 
@@ -330,7 +331,7 @@ def test_the_demo_shows_its_planted_learning_shape(demo_workspace):
     call_command("import_events", str(root / "logs"), stdout=open("/dev/null", "w"))  # noqa: SIM115
     imported = time.perf_counter() - started
     start, end = date.fromisoformat(summary["start"]), date.fromisoformat(summary["end"])
-    curves = selectors.learning_curves(
+    curves = learning.learning_curves(
         departments=list(Department.objects.all()), department_ids=None, start=start, end=end
     )
     success = [w.success_rate for w in curves.overall]
@@ -358,12 +359,12 @@ def test_the_demo_shows_its_planted_learning_shape(demo_workspace):
         LessonRow(*r)
         for r in Reflection.objects.values_list("department_id", "task_type", "kind", "created_at")
     ]
-    rows = selectors.learning_rows(
-        since=selectors.start_of(start), until=selectors.start_of(end + timedelta(days=1))
+    rows = learning.learning_rows(
+        since=common.start_of(start), until=common.start_of(end + timedelta(days=1))
     )
     assert metrics.learning_weeks(tasks, lessons) == rows
     # Cross-agent sharing is planted at about 14 %.
-    report = selectors.usefulness_report(
+    report = usefulness.usefulness_report(
         departments=list(Department.objects.all()), department_ids=None
     )
     assert report.cross_agent_share == pytest.approx(0.14, abs=0.03)
@@ -402,7 +403,7 @@ def test_the_usefulness_aggregates_equal_grouping_the_raw_events(demo_workspace)
     assert RetrievalEvent.objects.count() > 1000
 
     for scope in [None, *([d.pk] for d in departments)]:
-        report = selectors.usefulness_report(departments=departments, department_ids=scope)
+        report = usefulness.usefulness_report(departments=departments, department_ids=scope)
         by_kind, flows = raw_usefulness(scope)
         assert report.usefulness == metrics.usefulness(
             dict(

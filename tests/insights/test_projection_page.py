@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from django.urls import reverse
 
 from insights.projection import saturating
-from insights.selectors_projection import weekly_success
+from insights.selectors.projection import weekly_success
 from reflections.models import TaskRun
 from tests.factories import AgentFactory, DepartmentFactory, UserFactory
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 from insights.charts import projection_chart
 from insights.projection import MIN_WEEKS, Projection, fit_projection
-from insights.selectors_projection import WeekRow, weekly_success
+from insights.selectors.projection import WeekRow, weekly_success
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
 from reflexion_site.downloads import csv_attachment, spreadsheet_safe

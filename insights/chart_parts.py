@@ -1,0 +1,137 @@
+"""The pieces every insights chart is built from: encodings, tooltips, review markers, inline
+data made JSON-safe, and the finishing (title, description, container width)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import altair as alt
+
+HEIGHT = 280
+# Vega-Lite field names with dots or brackets mean nested access; our columns are plain names.
+_UNSAFE_FIELD = str.maketrans({".": "_", "[": "_", "]": "_"})
+
+
+def finish(chart, title: str, description: str, *, height: int = HEIGHT) -> dict:
+    spec = (
+        chart.properties(
+            title=alt.Title(title, anchor="start"),
+            description=description,
+            width="container",
+            height=height,
+        )
+        .configure_view(stroke=None)
+        .configure_axis(labelFontSize=12, titleFontSize=12)
+        .configure_title(fontSize=14)
+        .to_dict()  # validates against the Vega-Lite schema altair ships
+    )
+    return spec
+
+
+MARKER_SLOTS = 3  # label rows: markers close together take turns, so labels do not overlap
+MARKER_LINE = 14  # px between label rows
+
+
+def marker_layers(
+    markers: Iterable[Mapping[str, Any]], x_type: str, span: tuple[str, str] | None = None
+) -> list:
+    """A dashed rule per marker and its label at the top, in rows that take turns; a label
+    in the last third of the time axis reads leftwards so it stays inside the chart."""
+    values = plain(
+        {"at": m["at"], "label": str(m["label"])}
+        for m in sorted(markers, key=lambda m: str(m["at"]))
+    )
+    if not values:
+        return []
+    x = x_encoding("at", x_type)
+    rule = (
+        alt.Chart(alt.Data(values=values))
+        .mark_rule(color="#8a5a00", strokeDash=[4, 3])
+        .encode(x=x, tooltip=[tip("at", x_type, title="Week of"), alt.Tooltip("label:N")])
+    )
+    groups: dict[tuple[int, str], list[dict]] = {}
+    for i, value in enumerate(values):
+        align = "right" if late(value["at"], span) else "left"
+        groups.setdefault((i % MARKER_SLOTS, align), []).append(value)
+    labels = [
+        alt.Chart(alt.Data(values=group))
+        .mark_text(
+            align=align,
+            baseline="top",
+            dx=3 if align == "left" else -3,
+            dy=2 + slot * MARKER_LINE,
+            color="#8a5a00",
+            fontSize=11,
+        )
+        .encode(x=x, y=alt.value(0), text="label:N")
+        for (slot, align), group in sorted(groups.items())
+    ]
+    return [rule, *labels]
+
+
+def utc_day(day: dt.date) -> alt.DateTime:
+    return alt.DateTime(year=day.year, month=day.month, date=day.day, utc=True)
+
+
+def date_span(xs: Iterable[Any]) -> tuple[str, str] | None:
+    known = sorted(str(v) for v in xs if v is not None)
+    return (known[0], known[-1]) if known else None
+
+
+def late(at: Any, span: tuple[str, str] | None) -> bool:
+    """Whether an ISO date falls in the last third of ``span`` (ISO dates too)."""
+    if span is None:
+        return False
+    try:
+        first, last, day = (dt.date.fromisoformat(str(v)[:10]) for v in (*span, at))
+    except ValueError:
+        return False
+    whole = (last - first).days
+    return whole > 0 and (day - first).days > whole * 2 / 3
+
+
+def tooltip(x: str, x_type: str, y: str, y_format: str, series: str | None) -> list:
+    tips = [tip(x, x_type), alt.Tooltip(f"{y}:Q", format=y_format)]
+    if series:
+        tips.insert(0, alt.Tooltip(f"{series}:N"))
+    return tips
+
+
+def x_encoding(field: str, x_type: str, **kwargs) -> alt.X:
+    if x_type == "temporal":
+        # Dates arrive as ISO days, which browsers read as UTC midnight: a UTC scale keeps
+        # Monday on Monday whatever the viewer's time zone.
+        return alt.X(f"{field}:T", scale=alt.Scale(type="utc"), **kwargs)
+    return alt.X(f"{field}:{short(x_type)}", **kwargs)
+
+
+def tip(field: str, x_type: str, **kwargs) -> alt.Tooltip:
+    if x_type == "temporal":
+        return alt.Tooltip(f"{field}:T", timeUnit="utcyearmonthdate", format="%Y-%m-%d", **kwargs)
+    return alt.Tooltip(f"{field}:{short(x_type)}", **kwargs)
+
+
+def describe(kind: str, y_title: str, x_title: str, n: int, series: str | None) -> str:
+    by = " per series" if series else ""
+    return f"{kind} of {y_title.lower()} by {x_title.lower()}{by}, {n} data points."
+
+
+def short(x_type: str) -> str:
+    return {"temporal": "T", "quantitative": "Q", "nominal": "N", "ordinal": "O"}[x_type]
+
+
+def plain(rows: Iterable[Mapping[str, Any]]) -> list[dict]:
+    """JSON-ready inline values: dates as ISO strings, keys safe as Vega-Lite field names."""
+    return [
+        {str(k).translate(_UNSAFE_FIELD): json_value(v) for k, v in row.items()} for row in rows
+    ]
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value != value:  # NaN is not JSON
+        return None
+    return value

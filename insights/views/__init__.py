@@ -1,0 +1,1 @@
+"""The managers' insights pages, one module per page; templates under templates/insights/."""

@@ -1,0 +1,97 @@
+"""What every insights page shares: who may see it, its department and date parameters, CSV
+tables (``?format=csv&table=<name>``) and the JIT switch for heavy aggregates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from datetime import date
+
+from django.db import connection, transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+
+from reflections.access import ADMIN, MANAGER, require_any_role
+from reflections.models import Department
+from reflexion_site.downloads import csv_attachment, spreadsheet_safe
+
+INSIGHT_ROLES = (MANAGER, ADMIN)
+# Managers and admins oversee every department (reflections.access): no per-department scope.
+
+
+def departments_for(request: HttpRequest) -> list[Department]:
+    require_any_role(request.user, INSIGHT_ROLES)
+    return list(Department.objects.only("slug", "name"))
+
+
+def chosen_department(request: HttpRequest, departments: list[Department]) -> Department | None:
+    slug = request.GET.get("department", "").strip()[:64]
+    if not slug:
+        return None
+    for d in departments:
+        if d.slug == slug:
+            return d
+    raise Http404("No such department.")
+
+
+def bad_request(message: str) -> HttpResponse:
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
+def date_param(request: HttpRequest, name: str, default: date) -> date | None:
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        return None
+
+
+@contextmanager
+def no_jit():
+    """These aggregates cost enough for PostgreSQL to JIT-compile them, which takes longer
+    than running them (as on the memory-health page)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL jit = off")
+        yield
+
+
+def wants_csv(request: HttpRequest) -> bool:
+    return request.GET.get("format") == "csv"
+
+
+def csv_response(filename: str, header: Iterable[str], rows: Iterable[Iterable]) -> HttpResponse:
+    """A CSV download whose every cell is safe to open in a spreadsheet."""
+    response, writer = csv_attachment(filename)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([csv_cell(v) for v in row])
+    return response
+
+
+def csv_cell(value) -> str:
+    """Numbers stay numbers (a negative change is not a formula); text is disarmed."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    return spreadsheet_safe(value)
+
+
+def table_download(
+    request: HttpRequest, tables: dict[str, Callable[[], HttpResponse]]
+) -> HttpResponse:
+    name = request.GET.get("table", "")
+    if name not in tables:
+        raise Http404(f"No table {name[:40]!r}; tables here: {', '.join(tables)}.")
+    return tables[name]()
