@@ -54,7 +54,7 @@ def main() -> None:
 
     from reflections.models import Department, Neighbour, Reflection, RetrievalEvent
     from reviews.policies import review_window
-    from reviews.services import open_cycle, snapshot_rows, snapshot_rows_from_events
+    from reviews.services.cycles import open_cycle, snapshot_rows, snapshot_rows_from_events
 
     print(
         f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events, "

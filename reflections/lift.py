@@ -31,7 +31,6 @@ class Lift:
         return self.lift is not None
 
 
-
 def week_weighted_lift(
     injected_by_week: dict[date, tuple[int, int]],
     department_by_week: dict[date, tuple[int, int]],

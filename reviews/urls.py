@@ -2,28 +2,29 @@
 
 from django.urls import path
 
-from reviews import views, views_export
+from reviews.views import cycles as cycle_views
+from reviews.views import export, queue
 
 cycles = (
     [
-        path("", views.cycle_list, name="list"),
-        path("open/", views.cycle_open, name="open"),
-        path("<int:pk>/", views.cycle_detail, name="cycle"),
-        path("<int:pk>/reassign/", views.cycle_reassign, name="reassign"),
-        path("<int:pk>/close/", views.cycle_close, name="close"),
-        path("<int:pk>/report/", views.cycle_report, name="report"),
-        path("<int:pk>/queue/", views.queue_start, name="queue"),
-        path("<int:pk>/items/<int:rank>/", views.item_detail, name="item"),
-        path("<int:pk>/items/<int:rank>/decide/", views.item_decide, name="decide"),
-        path("<int:pk>/items/<int:rank>/undo/", views.item_undo, name="undo"),
+        path("", cycle_views.cycle_list, name="list"),
+        path("open/", cycle_views.cycle_open, name="open"),
+        path("<int:pk>/", cycle_views.cycle_detail, name="cycle"),
+        path("<int:pk>/reassign/", cycle_views.cycle_reassign, name="reassign"),
+        path("<int:pk>/close/", cycle_views.cycle_close, name="close"),
+        path("<int:pk>/report/", cycle_views.cycle_report, name="report"),
+        path("<int:pk>/queue/", queue.queue_start, name="queue"),
+        path("<int:pk>/items/<int:rank>/", queue.item_detail, name="item"),
+        path("<int:pk>/items/<int:rank>/decide/", queue.item_decide, name="decide"),
+        path("<int:pk>/items/<int:rank>/undo/", queue.item_undo, name="undo"),
     ],
     "reviews",
 )
 
 deprecations = (
     [
-        path("deprecations.csv", views_export.deprecations_csv, name="csv"),
-        path("deprecations.json", views_export.deprecations_json, name="json"),
+        path("deprecations.csv", export.deprecations_csv, name="csv"),
+        path("deprecations.json", export.deprecations_json, name="json"),
     ],
     "deprecations",
 )

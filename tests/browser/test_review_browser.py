@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from reflections.models import Neighbour, Reflection
 from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
-from reviews.services import open_cycle
+from reviews.services.cycles import open_cycle
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import (
     AgentFactory,

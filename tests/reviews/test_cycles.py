@@ -20,16 +20,16 @@ from reviews.policies import (
     previous_quarter,
     review_window,
 )
-from reviews.selectors import cycle_report, progress
-from reviews.services import (
+from reviews.selectors.cycles import cycle_report, progress
+from reviews.services.cycles import (
     ReviewError,
     close_cycle,
-    decide,
     open_cycle,
     reassign,
     snapshot_rows,
     snapshot_rows_from_events,
 )
+from reviews.services.verdicts import decide
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from reflections.models import Neighbour, RetrievalDay, State
-from reviews.evidence import (
+from reviews.models import ReviewCycle, ReviewItem
+from reviews.selectors.evidence import (
     echo_followers,
     injection_lift,
     item_evidence,
@@ -19,7 +20,6 @@ from reviews.evidence import (
     retrieval_series,
     retrievers,
 )
-from reviews.models import ReviewCycle, ReviewItem
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

@@ -15,7 +15,7 @@ from django.urls import reverse
 from reflections.models import State
 from reflexion_site.downloads import spreadsheet_safe
 from reviews.models import ReviewCycle, ReviewItem
-from reviews.selectors_export import EXPORT_FIELDS
+from reviews.selectors.export import EXPORT_FIELDS
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,8 @@ from django.urls import reverse
 from reflections.models import Neighbour, Reflection
 from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
-from reviews.services import decide, open_cycle
+from reviews.services.cycles import open_cycle
+from reviews.services.verdicts import decide
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

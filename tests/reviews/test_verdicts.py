@@ -12,7 +12,8 @@ from django.db import connection, connections, transaction
 from reflections.models import Reflection, ReflectionHistory
 from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewItem
-from reviews.services import Conflict, ReviewError, decide, open_cycle, undo
+from reviews.services.cycles import Conflict, ReviewError, open_cycle
+from reviews.services.verdicts import decide, undo
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

@@ -21,20 +21,16 @@ from reflections.importers.workspace import parse_paths
 from reflections.models import Reflection, ReflectionHistory, State
 from reflections.services.reflection_import import import_reflections
 from reviews.models import ReviewCycle, ReviewItem
-from reviews.services import decide, undo
-from reviews.services_writeback import write_back
-from reviews.writeback import (
-    Deprecation,
-    WriteBackUnsupported,
-    restore_episodic,
+from reviews.services.verdicts import decide, undo
+from reviews.services.writeback import write_back
+from reviews.writeback.deprecation import Deprecation, WriteBackUnsupported
+from reviews.writeback.episodic import restore_episodic, write_back_episodic
+from reviews.writeback.formats import restore_text, write_back_text, written_back_keys
+from reviews.writeback.markdown import (
     restore_frontmatter,
     restore_protocol,
-    restore_text,
-    write_back_episodic,
     write_back_frontmatter,
     write_back_protocol,
-    write_back_text,
-    written_back_keys,
 )
 from tests.factories import ReflectionFactory, UserFactory
 
@@ -395,7 +391,7 @@ def test_a_file_the_importer_would_reject_is_never_written(workspace, monkeypatc
     before = (workspace / FRONTMATTER).read_bytes()
     # A writer that loses a required key: the importer would reject what it wrote.
     monkeypatch.setattr(
-        "reviews.services_writeback.write_back_text",
+        "reviews.services.writeback.write_back_text",
         lambda text, **kw: text.replace("outcome: failure\n", "deprecated_reason: outdated\n"),
     )
 
@@ -956,7 +952,7 @@ def test_a_restore_the_importer_would_reject_is_never_written(workspace, monkeyp
     undone(item)
     before = (workspace / FRONTMATTER).read_bytes()
     monkeypatch.setattr(
-        "reviews.services_writeback.restore_text",
+        "reviews.services.writeback.restore_text",
         lambda text, **kw: text.replace("outcome: failure\n", ""),
     )
 

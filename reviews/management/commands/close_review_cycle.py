@@ -4,7 +4,7 @@ from django.core.management.base import CommandError
 
 from reviews.management.commands.review_report import Command as ReportCommand
 from reviews.models import ReviewCycle
-from reviews.services import ReviewError, close_cycle
+from reviews.services.cycles import ReviewError, close_cycle
 
 
 class Command(ReportCommand):

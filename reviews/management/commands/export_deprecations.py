@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from reviews.models import ReviewCycle
-from reviews.selectors_export import deprecation_rows, write_deprecations_csv
+from reviews.selectors.export import deprecation_rows, write_deprecations_csv
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
 from reviews.policies import QuarterError
-from reviews.services import ReviewError, open_cycle, resolve_reviewers
+from reviews.services.cycles import ReviewError, open_cycle, resolve_reviewers
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from reviews.models import ReviewCycle
-from reviews.selectors import cycle_report
+from reviews.selectors.cycles import cycle_report
 
 
 class Command(BaseCommand):

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from reflections.models import Department, Reflection
 from reviews.models import ReviewCycle, Verdict
-from reviews.services import close_cycle, decide, open_cycle
+from reviews.services.cycles import close_cycle, open_cycle
+from reviews.services.verdicts import decide
 
 REVIEWER = "reviewer-demo"
 CLOSED = ("2026Q3", ["sales"])

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from reviews.models import ReviewCycle
-from reviews.services_writeback import OUTCOME_LABELS, OUTCOMES, write_back
+from reviews.services.writeback import OUTCOME_LABELS, OUTCOMES, write_back
 
 # Why a file was left alone, in words a person can act on.
 _ADVICE = {

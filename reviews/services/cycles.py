@@ -1,5 +1,5 @@
-"""Writes of the quarterly review (DOMAIN §5): opening a cycle, assigning, verdicts, undo,
-closing. Each is one transaction; every verdict and undo leaves an audit row."""
+"""Writes of a review cycle (DOMAIN §5): opening it on a frozen snapshot, dealing and
+reassigning items, closing it. Each is one transaction."""
 
 from __future__ import annotations
 
@@ -13,17 +13,15 @@ from django.utils import timezone
 from reflections.access import REVIEWER, user_roles
 from reflections.models import (
     Department,
-    Reflection,
     RetrievalDay,
     RetrievalEvent,
     State,
 )
-from reviews.models import Decision, ReviewCycle, ReviewItem, Verdict
+from reviews.models import Decision, ReviewCycle, ReviewItem
 from reviews.policies import (
     CYCLE_SIZE,
     WINDOW_DAYS,
     assign_round_robin,
-    effort_seconds,
     review_window,
 )
 
@@ -174,148 +172,6 @@ def open_cycle(
         for rank, row in enumerate(rows, start=1)
     )
     return cycle
-
-
-def _lock_item(item_id: int) -> ReviewItem:
-    return (
-        ReviewItem.objects.select_for_update(of=("self",)).select_related("cycle").get(pk=item_id)
-    )
-
-
-def _check_can_act(item: ReviewItem, user, version: int) -> None:
-    if not item.cycle.is_open:
-        raise ReviewError("this review cycle is closed; its verdicts can no longer change")
-    if item.reviewer_id != user.pk:
-        raise ReviewError("this item is assigned to another reviewer")
-    if item.version != version:
-        raise Conflict(
-            f"#{item.rank} changed while you were reading it: {_last_change(item)}. "
-            "Nothing was overwritten; reload to see where it stands."
-        )
-
-
-def _last_change(item: ReviewItem) -> str:
-    last = item.decisions.select_related("actor").order_by("-at", "-id").first()
-    if last is None:
-        return "it was updated"
-    who, when = last.actor.get_username(), f"{last.at:%H:%M:%S} UTC"
-    if last.action == Decision.Action.VERDICT:
-        return f"{who} recorded {Verdict(last.verdict).label.lower()} at {when}"
-    if last.action == Decision.Action.UNDO:
-        return f"{who} undid the verdict at {when}"
-    return f"{who} reassigned it at {when}"
-
-
-def _check_original(item: ReviewItem, reflection: Reflection, duplicate_of: int | None):
-    if duplicate_of is None:
-        raise ReviewError("a duplicate verdict must name the reflection it duplicates")
-    if duplicate_of == reflection.pk:
-        raise ReviewError("a reflection cannot duplicate itself")
-    original = Reflection.objects.filter(pk=duplicate_of).first()
-    if original is None or original.department_id != item.cycle.department_id:
-        raise ReviewError("the original must be a reflection of the same department")
-    if original.state in (State.DEPRECATED, State.QUARANTINED):
-        raise ReviewError(
-            f"the original {original.source_path} is {original.state}; name one that is kept"
-        )
-    return original
-
-
-@transaction.atomic
-def decide(
-    *,
-    item_id: int,
-    user,
-    verdict: str,
-    version: int,
-    duplicate_of: int | None = None,
-    note: str = "",
-    shown_at: datetime | None = None,
-) -> ReviewItem:
-    """Record a verdict. Non-keep deprecates at once; keep leaves (or puts back) the state the
-    reflection had before the review. A stale `version` is a Conflict, never an overwrite."""
-    if verdict not in Verdict.values:
-        raise ReviewError(f"unknown verdict {verdict!r}")
-    item = _lock_item(item_id)
-    _check_can_act(item, user, version)
-    reflection = Reflection.objects.select_for_update().get(pk=item.reflection_id)
-    if reflection.state == State.QUARANTINED:
-        raise ReviewError("this reflection was quarantined after the snapshot; an admin handles it")
-    original = None
-    if verdict == Verdict.DUPLICATE:
-        original = _check_original(item, reflection, duplicate_of)
-    now = timezone.now()
-    if not item.verdict:
-        # The first verdict remembers what the review found, so undo can put it back.
-        item.state_before, item.reason_before = reflection.state, reflection.deprecated_reason
-    from_state = reflection.state
-    note = note.strip()
-    why = f"review {item.cycle.quarter}: {Verdict(verdict).label.lower()}"
-    if original is not None:
-        why += f" of {original.source_path}"
-    if note:
-        why += f" — {note}"
-    if verdict == Verdict.KEEP:
-        reflection.change_state(
-            item.state_before, by=user, why=why, deprecated_reason=item.reason_before
-        )
-    else:
-        reflection.change_state(State.DEPRECATED, by=user, why=why, deprecated_reason=verdict)
-    spent = effort_seconds(shown_at, now)
-    item.verdict, item.duplicate_of, item.note = verdict, original, note
-    item.decided_at, item.decided_by = now, user
-    item.version += 1
-    item.seconds_spent += spent
-    item.save()
-    Decision.objects.create(
-        item=item,
-        action=Decision.Action.VERDICT,
-        verdict=verdict,
-        duplicate_of=original,
-        note=note,
-        from_state=from_state,
-        to_state=reflection.state,
-        seconds_spent=spent,
-        actor=user,
-        at=now,
-    )
-    return item
-
-
-@transaction.atomic
-def undo(*, item_id: int, user, version: int) -> ReviewItem:
-    """Take the verdict back: the reflection returns to exactly the state it had before."""
-    item = _lock_item(item_id)
-    _check_can_act(item, user, version)
-    if not item.verdict:
-        raise ReviewError(f"#{item.rank} has no verdict to undo")
-    reflection = Reflection.objects.select_for_update().get(pk=item.reflection_id)
-    if reflection.state == State.QUARANTINED:
-        raise ReviewError("this reflection was quarantined since; an admin handles it")
-    from_state = reflection.state
-    reflection.change_state(
-        item.state_before,
-        by=user,
-        why=f"review {item.cycle.quarter}: undo {item.get_verdict_display().lower()}",
-        deprecated_reason=item.reason_before,
-    )
-    now = timezone.now()
-    Decision.objects.create(
-        item=item,
-        action=Decision.Action.UNDO,
-        verdict=item.verdict,
-        duplicate_of_id=item.duplicate_of_id,
-        note=item.note,
-        from_state=from_state,
-        to_state=reflection.state,
-        actor=user,
-        at=now,
-    )
-    item.verdict, item.duplicate_of, item.note = "", None, ""
-    item.decided_at, item.decided_by = now, user
-    item.version += 1
-    item.save()
-    return item
 
 
 @transaction.atomic

@@ -4,35 +4,31 @@ in step so the next import of those files changes nothing."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
 
 from reflections.importers.base import (
-    MAX_REFLECTION_FILE_BYTES,
-    ParsedReflection,
-    ParseError,
     content_hash,
-    normalise_text,
 )
-from reflections.importers.registry import parse_text
-from reflections.importers.workspace import HEAD_BYTES, detect_format
 from reflections.models import Reflection, ReflectionHistory, State
 from reviews.models import ReviewCycle, ReviewItem
-from reviews.selectors_export import DEPRECATING_VERDICTS, deprecation_items
-from reviews.writeback import (
-    KEYS,
+from reviews.selectors.export import DEPRECATING_VERDICTS, deprecation_items
+from reviews.services.source_files import (
+    Skip,
+    check_importer_reads,
+    encode_like,
+    read_imported_text,
+    replace_if_unchanged,
+    resolve_source_file,
+)
+from reviews.writeback.deprecation import KEYS, Deprecation, WriteBackUnsupported
+from reviews.writeback.formats import (
     RESTORERS,
     WRITERS,
-    Deprecation,
-    WriteBackUnsupported,
     restore_text,
     unsupported_reason,
     write_back_text,
@@ -40,7 +36,6 @@ from reviews.writeback import (
 )
 
 ACTOR_LABEL = "write_back"
-_BOM = b"\xef\xbb\xbf"
 
 # What happened to each reflection, in the order a report lists them.
 OUTCOMES = (
@@ -107,13 +102,6 @@ class WriteBackReport:
         }
 
 
-class _Skip(Exception):
-    def __init__(self, outcome: str, detail: str):
-        self.outcome = outcome
-        self.detail = detail
-        super().__init__(detail)
-
-
 def write_back(
     *,
     root: Path,
@@ -146,7 +134,7 @@ def write_back(
         reflection = item.reflection
         try:
             detail = _write_one(item, root=root, dry_run=dry_run, now=now)
-        except _Skip as skip:
+        except Skip as skip:
             report.add(skip.outcome, reflection, skip.detail)
         except OSError as exc:
             report.add("failed", reflection, f"could not write the file: {exc.strerror or exc}")
@@ -201,7 +189,7 @@ def _restore(
                 dry_run=dry_run,
                 now=now,
             )
-        except _Skip as skip:
+        except Skip as skip:
             report.add(skip.outcome, reflection, skip.detail)
         except OSError as exc:
             report.add("failed", reflection, f"could not write the file: {exc.strerror or exc}")
@@ -219,7 +207,7 @@ def _restore_one(
     now: datetime,
 ) -> str:
     path = resolve_source_file(root, reflection.source_path)
-    raw, text = _read_imported_text(path, reflection)
+    raw, text = read_imported_text(path, reflection)
     fmt = reflection.format
     try:
         new_text = restore_text(text, fmt=fmt, keep=())
@@ -231,15 +219,15 @@ def _restore_one(
                 new_text = kept
         left = written_back_keys(new_text, fmt=fmt)
     except WriteBackUnsupported as exc:
-        raise _Skip("unsupported", exc.reason) from None
+        raise Skip("unsupported", exc.reason) from None
     if new_text == text:
-        raise _Skip("up_to_date", "no write-back keys to remove")
+        raise Skip("up_to_date", "no write-back keys to remove")
     removed = [k for k in KEYS if k in keys and k not in left]
     detail = "removed " + ", ".join(removed)
     if content_hash(new_text) in before:
         detail += " (the text as it was before write-back)"
-    new_raw = _encode_like(raw, new_text)
-    _check_importer_reads(new_raw, new_text, reflection, reasons=("",), now=now)
+    new_raw = encode_like(raw, new_text)
+    check_importer_reads(new_raw, new_text, reflection, reasons=("",), now=now)
     if dry_run:
         return detail
 
@@ -263,20 +251,20 @@ def _write_one(item: ReviewItem, *, root: Path, dry_run: bool, now: datetime) ->
     try:
         deprecation = Deprecation(item.verdict, duplicate_of)
     except ValueError as exc:
-        raise _Skip("unsupported", f"the verdict cannot be written: {exc}") from None
+        raise Skip("unsupported", f"the verdict cannot be written: {exc}") from None
 
     if reflection.format not in WRITERS:
-        raise _Skip("unsupported", unsupported_reason(reflection.format))
+        raise Skip("unsupported", unsupported_reason(reflection.format))
     path = resolve_source_file(root, reflection.source_path)
-    raw, text = _read_imported_text(path, reflection)
+    raw, text = read_imported_text(path, reflection)
     try:
         new_text = write_back_text(text, fmt=reflection.format, deprecation=deprecation)
     except WriteBackUnsupported as exc:
-        raise _Skip("unsupported", exc.reason) from None
+        raise Skip("unsupported", exc.reason) from None
     if new_text == text:
-        raise _Skip("up_to_date", deprecation.describe())
-    new_raw = _encode_like(raw, new_text)
-    _check_importer_reads(new_raw, new_text, reflection, reasons=("", deprecation.reason), now=now)
+        raise Skip("up_to_date", deprecation.describe())
+    new_raw = encode_like(raw, new_text)
+    check_importer_reads(new_raw, new_text, reflection, reasons=("", deprecation.reason), now=now)
     if dry_run:
         return deprecation.describe()
 
@@ -318,7 +306,7 @@ def _commit(
             pk=reflection.pk, content_hash=reflection.content_hash, state=expected_state
         ).update(content_hash=new_hash, original_text=new_text, updated_at=now)
         if not updated:
-            raise _Skip("changed_since_import", race)
+            raise Skip("changed_since_import", race)
         ReflectionHistory.objects.create(
             reflection_id=reflection.pk,
             at=now,
@@ -331,113 +319,4 @@ def _commit(
             from_hash=reflection.content_hash,
             to_hash=new_hash,
         )
-        _replace_if_unchanged(path, expected=raw, data=new_raw)
-
-
-def resolve_source_file(root: Path, source_path: str) -> Path:
-    """The file a source path names under the (resolved) root. Refuses paths that leave the
-    root, by `..`, an absolute path or a symlink, like the importer's walk (workspace.py)."""
-    relative = PurePosixPath(source_path)
-    if (
-        not source_path
-        or relative.is_absolute()
-        or ".." in relative.parts
-        or "\\" in source_path
-        or "#" in source_path
-    ):
-        raise _Skip(
-            "refused", f"the source path {source_path!r} is not a file path inside the root"
-        )
-    path = root.joinpath(*relative.parts)
-    try:
-        resolved = path.resolve()
-    except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise _Skip("refused", f"cannot resolve the path: {exc}") from None
-    if not resolved.is_relative_to(root):
-        raise _Skip("refused", f"symlink points outside the workspace ({source_path} → {resolved})")
-    if not os.path.lexists(path) or not resolved.exists():
-        raise _Skip("missing", f"no file at {path}")
-    if not resolved.is_file():
-        raise _Skip("refused", f"{path} is not a regular file")
-    return resolved
-
-
-def _read_imported_text(path: Path, reflection: Reflection) -> tuple[bytes, str]:
-    """The file's bytes and normalised text, if its text is still the one imported."""
-    with open(path, "rb") as handle:
-        raw = handle.read(MAX_REFLECTION_FILE_BYTES + 1)
-    try:
-        text = normalise_text(raw) if len(raw) <= MAX_REFLECTION_FILE_BYTES else None
-    except ParseError:
-        text = None
-    if text is None or content_hash(text) != reflection.content_hash:
-        raise _Skip(
-            "changed_since_import",
-            "the file's content no longer matches the imported text (hash "
-            f"{reflection.content_hash[:12]}…); import it again or edit it by hand",
-        )
-    return raw, text
-
-
-def _encode_like(raw: bytes, text: str) -> bytes:
-    """`text` with the original file's BOM and line endings (the hash ignores both)."""
-    if b"\r\n" in raw:
-        text = text.replace("\n", "\r\n")
-    data = text.encode("utf-8")
-    return _BOM + data if raw.startswith(_BOM) else data
-
-
-def _check_importer_reads(
-    data: bytes, text: str, reflection: Reflection, *, reasons: tuple[str, ...], now: datetime
-) -> None:
-    """Never write a file the next import would reject, read as another format, or read with
-    a deprecated_reason other than one of `reasons`."""
-    fmt = detect_format(reflection.source_path, data[:HEAD_BYTES])
-    parsed = (
-        parse_text(text, fmt=fmt, source_path=reflection.source_path, now=now)
-        if fmt == reflection.format
-        else []
-    )
-    problem = ""
-    if fmt != reflection.format:
-        problem = f"it would be read as {fmt or 'no known format'}, not {reflection.format}"
-    elif len(parsed) != 1 or not isinstance(parsed[0], ParsedReflection):
-        problem = parsed[0].reason if parsed else "it would hold no reflection"
-    elif parsed[0].deprecated_reason not in reasons:
-        problem = f"it would declare the reason {parsed[0].deprecated_reason!r}"
-    if problem:
-        raise _Skip(
-            "unsupported",
-            f"the importer could not read the file as edited ({problem}); "
-            "the file was left as it is",
-        )
-
-
-def _replace_if_unchanged(path: Path, *, expected: bytes, data: bytes) -> None:
-    """Swap in `data` atomically: a temporary file in the same directory, flushed to disk and
-    given the original's mode, renamed over the original, and the directory synced."""
-    with open(path, "rb") as handle:
-        if handle.read(len(expected) + 1) != expected:
-            raise _Skip("changed_since_import", "the file changed while writing back")
-    mode = stat.S_IMODE(os.stat(path).st_mode)
-    # A hidden name: should we crash before the rename, the importer's walk skips the leftover.
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    # The rename is done; syncing the directory makes it survive a power cut. Some file systems
-    # refuse to sync a directory: that must not undo a write that has already happened.
-    with contextlib.suppress(OSError):
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        replace_if_unchanged(path, expected=raw, data=new_raw)

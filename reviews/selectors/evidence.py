@@ -128,7 +128,6 @@ def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> L
     return week_weighted_lift(injected_by_week, department, min_tasks=min_tasks)
 
 
-
 def _as_date(value) -> date:
     return value.date() if isinstance(value, datetime) else value
 

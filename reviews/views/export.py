@@ -16,7 +16,7 @@ from reflections.access import (
 )
 from reflexion_site.downloads import csv_attachment
 from reviews.models import ReviewCycle
-from reviews.selectors_export import deprecation_rows, write_deprecations_csv
+from reviews.selectors.export import deprecation_rows, write_deprecations_csv
 
 # Raters score reflections blind; review verdicts are not theirs to read.
 EXPORT_ROLES = (REVIEWER, MANAGER, ADMIN)

@@ -1,0 +1,1 @@
+"""Writes of the quarterly review, one module per concern: cycles, verdicts, write-back."""

@@ -1,0 +1,1 @@
+"""The review pages, one module per screen family; templates under templates/reviews/."""

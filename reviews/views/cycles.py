@@ -1,0 +1,150 @@
+"""Review-cycle pages: the list, opening one, its progress and reassignment, closing, the report."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from reflexion_site.htmx import HtmxHttpRequest
+from reviews.forms import (
+    CloseForm,
+    OpenCycleForm,
+    ReassignForm,
+)
+from reviews.models import ReviewCycle, Verdict
+from reviews.selectors import cycles as selectors
+from reviews.services.cycles import ReviewError, close_cycle, open_cycle, reassign
+
+
+@login_required
+@require_GET
+def cycle_list(request: HtmxHttpRequest) -> HttpResponse:
+    cycles = list(selectors.visible_cycles(request.user))
+    manager = selectors.can_manage(request.user)
+    rows = selectors.progress(cycles)
+    for row in rows:  # the signed-in reviewer's own line
+        row.mine = next((r for r in row.reviewers if r.username == request.user.username), None)
+    return render(
+        request,
+        "reviews/cycle_list.html",
+        {
+            "open_rows": [p for p in rows if p.cycle.is_open],
+            "closed_rows": [p for p in rows if not p.cycle.is_open],
+            "manager": manager,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cycle_open(request: HtmxHttpRequest) -> HttpResponse:
+    selectors.require_manager(request.user)
+    form = OpenCycleForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                cycle = open_cycle(
+                    department=data["department"],
+                    quarter=data["quarter"],
+                    reviewers=list(data["reviewers"]),
+                    user=request.user,
+                    starts_on=data["starts_on"],
+                    window_days=data["window_days"],
+                    size=data["size"],
+                )
+            except ReviewError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request,
+                    f"Opened {cycle.department.name} {cycle.quarter}: "
+                    f"{cycle.items.count()} items dealt to {len(data['reviewers'])} reviewers.",
+                )
+                return redirect("reviews:cycle", pk=cycle.pk)
+        status = 400
+    return render(request, "reviews/cycle_open.html", {"form": form}, status=status)
+
+
+def _cycle_context(request, cycle: ReviewCycle, **extra) -> dict:
+    manager = selectors.can_manage(request.user)
+    items = cycle.items.select_related("reflection", "reviewer", "duplicate_of").order_by("rank")
+    if not manager:
+        items = items.filter(reviewer=request.user)
+    return {
+        "cycle": cycle,
+        "progress": selectors.progress([cycle])[0],
+        "items": items,
+        "manager": manager,
+        "reassign_form": extra.pop("reassign_form", None) or ReassignForm(),
+        "close_form": extra.pop("close_form", None) or CloseForm(),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def cycle_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    return render(request, "reviews/cycle_detail.html", _cycle_context(request, cycle))
+
+
+@login_required
+@require_POST
+def cycle_reassign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    selectors.require_manager(request.user)
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    form = ReassignForm(request.POST)
+    if form.is_valid():
+        try:
+            moved = reassign(
+                cycle=cycle,
+                ranks=form.cleaned_data["ranks"],
+                to_reviewer=form.cleaned_data["to_reviewer"],
+                user=request.user,
+            )
+        except ReviewError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(
+                request, f"Moved {moved} items to {form.cleaned_data['to_reviewer'].username}."
+            )
+            return redirect("reviews:cycle", pk=cycle.pk)
+    context = _cycle_context(request, cycle, reassign_form=form)
+    return render(request, "reviews/cycle_detail.html", context, status=400)
+
+
+@login_required
+@require_POST
+def cycle_close(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    selectors.require_manager(request.user)
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    form = CloseForm(request.POST)
+    form.is_valid()
+    try:
+        close_cycle(
+            cycle=cycle,
+            user=request.user,
+            allow_incomplete=form.cleaned_data.get("allow_incomplete", False),
+        )
+    except ReviewError as error:
+        form.add_error(None, str(error))
+        context = _cycle_context(request, cycle, close_form=form)
+        return render(request, "reviews/cycle_detail.html", context, status=400)
+    messages.success(request, f"Closed {cycle}. Here is its report.")
+    return redirect("reviews:report", pk=cycle.pk)
+
+
+@login_required
+@require_GET
+def cycle_report(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    return render(
+        request,
+        "reviews/report.html",
+        {"cycle": cycle, "report": selectors.cycle_report(cycle), "verdicts": Verdict},
+    )
