@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import settings as hypothesis_settings
 
 # Hypothesis' deadline is a timing assertion: on a loaded CI machine it fails tests that are right.
-settings.register_profile("project", deadline=None)
-settings.load_profile("project")
+hypothesis_settings.register_profile("project", deadline=None)
+hypothesis_settings.load_profile("project")
 
 # The example inputs in every format that ship with the project (README: samples/).
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
