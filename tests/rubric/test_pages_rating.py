@@ -12,7 +12,7 @@ from django.urls import reverse
 from rubric.models import CRITERIA, Rating, RatingAssignment, RatingRound
 from rubric.services.rounds import create_round, submit_rating
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
-from tests.reviews.test_rating_rounds import calibrate, make_rater, make_rubric
+from tests.rubric.rating_support import calibrate, make_rater, make_rubric
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from rubric.models import CRITERIA, Rating
 from rubric.services.rating_import import import_ratings
 from rubric.services.rounds import create_round, submit_rating
 from tests.factories import ReflectionFactory, UserFactory
-from tests.reviews.test_rating_rounds import make_rater, make_rubric
+from tests.rubric.rating_support import make_rater, make_rubric
 
 pytestmark = pytest.mark.django_db
 

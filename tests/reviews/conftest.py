@@ -1,0 +1,16 @@
+"""Fixtures of the review tests."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def workspace(tmp_path, samples) -> Path:
+    """A private copy of the sample inputs: the files write-back may change."""
+    ws = tmp_path / "ws"
+    shutil.copytree(samples, ws, symlinks=True)
+    return ws
