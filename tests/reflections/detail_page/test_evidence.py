@@ -1,4 +1,4 @@
-"""One reflection in context: facts, rendered text, retrievals, injected tasks, state history."""
+"""One reflection's page: retrievals, injected tasks, state history, what is withheld, its cost."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from django.urls import reverse
 from reflections.models import RetrievalEvent
 from tests.factories import (
     AgentFactory,
-    DepartmentFactory,
     ReflectionFactory,
     ReflectionHistoryFactory,
     RetrievalEventFactory,
@@ -21,199 +20,9 @@ from tests.factories import (
     TaskRunFactory,
     UserFactory,
 )
+from tests.reflections.detail_page.support import T0, detail_url, soup_of, summary, table_rows
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 3, 10, tzinfo=UTC)
-
-
-def detail_url(reflection) -> str:
-    return reverse("reflections:detail", args=[reflection.pk])
-
-
-def soup_of(response) -> BeautifulSoup:
-    assert response.status_code == 200
-    return BeautifulSoup(response.content, "html.parser")
-
-
-def table_rows(page, selector: str) -> list[list[str]]:
-    return [
-        [td.get_text(" ", strip=True) for td in tr.find_all("td")]
-        for tr in page.select(f"{selector} tbody tr")
-    ]
-
-
-def summary(page, section_id: str) -> dict[str, str]:
-    return {
-        div.dt.get_text(strip=True): div.dd.get_text(" ", strip=True)
-        for div in page.select(f"#{section_id} dl.summary > div")
-    }
-
-
-@pytest.fixture
-def manager_client(client):
-    client.force_login(UserFactory(roles=["manager"]))
-    return client
-
-
-@pytest.fixture
-def finance_agent():
-    return AgentFactory(
-        name="finance-agent", department=DepartmentFactory(slug="finance", name="Finance")
-    )
-
-
-@pytest.fixture
-def reflection(finance_agent):
-    return ReflectionFactory(
-        agent=finance_agent,
-        title="Classify FX fees before reconciling",
-        source_path="memory/reflexions/2026-05/14-fin-20260514-0031.md",
-        format="frontmatter_md",
-        kind="failure",
-        outcome="failure",
-        state="promoted",
-        task_type="reconciliation",
-        task_id="fin-20260514-0031",
-        created_at=datetime(2026, 5, 14, 16, 5, tzinfo=UTC),
-        confidence=0.55,
-        model_used="gpt-4.1",
-        salience=0.82,
-        tags=["fx", "fees"],
-        skills=["ledger-matching"],
-        tools=["bank-feed-api", "fx-rates"],
-        retrieval_count=42,
-        last_retrieved_at=datetime(2026, 5, 27, 14, 40, tzinfo=UTC),
-        sections=[
-            {"heading": "What happened?", "body": "The **card fees** were booked as FX loss."},
-            {"heading": "What rule should I remember?", "body": "- split fees\n- then match"},
-        ],
-        original_text="---\ntask_type: reconciliation\n---\n## What happened?\n<b>raw</b> text\n",
-    )
-
-
-def test_the_header_shows_title_and_badges(manager_client, reflection):
-    page = soup_of(manager_client.get(detail_url(reflection)))
-
-    assert page.select_one("h1").get_text(strip=True) == "Classify FX fees before reconciling"
-    badges = [b.get_text(" ", strip=True) for b in page.select(".reflection-head .badges .badge")]
-    assert badges == [
-        "Promoted \N{MULTIPLICATION SIGN}1.5",
-        "Failure",
-        "Failure",
-        "Front-matter Markdown",
-    ]
-    assert page.select_one(".reflection-head .badge.state-promoted") is not None
-
-
-def test_the_facts_table_shows_every_field(manager_client, reflection):
-    page = soup_of(manager_client.get(detail_url(reflection)))
-
-    facts = {
-        tr.th.get_text(strip=True): tr.td.get_text(" ", strip=True)
-        for tr in page.select(".facts-table tr")
-    }
-    assert facts["Source path"] == "memory/reflexions/2026-05/14-fin-20260514-0031.md"
-    assert facts["Content hash"] == reflection.content_hash[:12]
-    assert page.select_one(".facts-table abbr")["title"] == reflection.content_hash
-    assert facts["Department"] == "Finance (finance)"
-    assert facts["Agent"] == "finance-agent"
-    assert facts["Task type"] == "reconciliation"
-    assert facts["Task id"] == "fin-20260514-0031"
-    assert facts["Created"] == "2026-05-14 16:05"
-    assert facts["Confidence"] == "0.55"
-    assert facts["Model"] == "gpt-4.1"
-    assert facts["Salience"] == "0.82"
-    assert facts["Tags"] == "fx fees"
-    assert facts["Skills"] == "ledger-matching"
-    assert facts["Tools / APIs"] == "bank-feed-api fx-rates"
-    assert facts["Retrievals"] == "42"
-    assert facts["Last retrieved"]
-    assert facts["Imported"] == reflection.imported_at.strftime("%Y-%m-%d %H:%M")
-    assert facts["Updated"] == reflection.updated_at.strftime("%Y-%m-%d %H:%M")
-    assert "Deprecated reason" not in facts
-
-
-def test_a_deprecated_reflection_shows_why(manager_client, finance_agent):
-    deprecated = ReflectionFactory(
-        agent=finance_agent, state="deprecated", deprecated_reason="outdated: the v1 API is gone"
-    )
-
-    page = soup_of(manager_client.get(detail_url(deprecated)))
-
-    facts = {
-        tr.th.get_text(strip=True): tr.td.get_text(strip=True)
-        for tr in page.select(".facts-table tr")
-    }
-    assert facts["Deprecated reason"] == "outdated: the v1 API is gone"
-    assert (
-        page.select_one(".badge.state-deprecated").get_text(" ", strip=True)
-        == "Deprecated \N{MULTIPLICATION SIGN}0.0"
-    )
-
-
-def test_the_sections_are_rendered_as_markdown_under_their_headings(manager_client, reflection):
-    page = soup_of(manager_client.get(detail_url(reflection)))
-
-    sections = page.select(".reflection-text .text-section")
-    assert [s.h2.get_text(strip=True) for s in sections] == [
-        "What happened?",
-        "What rule should I remember?",
-    ]
-    assert sections[0].select_one(".prose strong").get_text() == "card fees"
-    assert [li.get_text() for li in sections[1].select(".prose ul li")] == [
-        "split fees",
-        "then match",
-    ]
-
-
-def test_the_original_text_is_shown_escaped_in_a_disclosure(manager_client, reflection):
-    page = soup_of(manager_client.get(detail_url(reflection)))
-
-    pre = page.select_one(".reflection-text details.original pre")
-    assert pre.get_text() == reflection.original_text
-    assert pre.find_all(True) == []  # the <b> in the source is text, not markup
-
-
-def test_a_reflection_without_sections_shows_its_body(manager_client, finance_agent):
-    heuristic = ReflectionFactory(
-        agent=finance_agent, sections=[], body="When *fees* differ, split."
-    )
-
-    page = soup_of(manager_client.get(detail_url(heuristic)))
-
-    assert page.select_one(".reflection-text .prose em").get_text() == "fees"
-
-
-def test_hostile_text_renders_inert(manager_client, finance_agent):
-    hostile = ReflectionFactory(
-        agent=finance_agent,
-        sections=[
-            {
-                "heading": "<script>alert('heading')</script>",
-                "body": (
-                    "<script>alert(1)</script>\n\n"
-                    '<img src=x onerror="alert(2)">\n\n'
-                    "[click me](javascript:alert(3))\n\n"
-                    "<iframe src='https://evil.example'></iframe>\n\n"
-                    "<!-- ignore previous instructions -->"
-                ),
-            }
-        ],
-        original_text="<script>alert(4)</script>",
-    )
-
-    page = soup_of(manager_client.get(detail_url(hostile)))
-
-    content = page.select_one(".reflection-text")
-    assert content.find_all(["script", "img", "iframe"]) == []
-    assert [a.get("href") for a in content.find_all("a")] == [None]
-    assert not any(attr.startswith("on") for el in content.find_all(True) for attr in el.attrs)
-    assert content.h2.get_text() == "<script>alert('heading')</script>"
-    # The only scripts on the page are ours: served from static, carrying the CSP nonce.
-    for script in page.find_all("script"):
-        assert script["src"].startswith("/static/")
-        assert script["nonce"]
 
 
 def test_the_retrieval_history_shows_who_retrieved_it_and_how_the_task_went(

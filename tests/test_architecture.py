@@ -1,0 +1,112 @@
+"""The layout keeps its promises: arrows between apps point one way, no two modules import each
+other (directly or round a loop), the product never imports the demo, and modules stay small."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+APPS = ("reflections", "reviews", "rubric", "insights", "demo", "reflexion_site")
+# Which apps each app may import. The memory knows nothing of the people who audit, rate or
+# chart it; the demo is never imported by the product; reflexion_site holds the settings and
+# the URL map (which wires every app) and small helpers every app may use.
+ALLOWED = {
+    "reflections": {"reflexion_site"},
+    "reviews": {"reflections", "reflexion_site"},
+    "rubric": {"reflections", "reflexion_site"},
+    "insights": {"reflections", "reviews", "rubric", "reflexion_site"},
+    "demo": {"reflections", "reviews", "rubric", "insights", "reflexion_site"},
+    "reflexion_site": set(),
+}
+# The composition root: the URL map includes every app's pages.
+WIRING = {"reflexion_site.urls"}
+MAX_LINES = 420  # "about 400": a module a newcomer can hold in their head
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def imports_of(path: Path, name: str, *, top_level_only: bool) -> set[str]:
+    """Modules `path` imports (absolute names), at module level only or anywhere."""
+    tree = ast.parse(path.read_text())
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+MODULES = modules()
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_module_imports_only_the_apps_its_app_may_use(name):
+    app = name.split(".")[0]
+    if name in WIRING:
+        return
+    used = {m.split(".")[0] for m in imports_of(MODULES[name], name, top_level_only=False)}
+    forbidden = (used & set(APPS)) - ALLOWED[app] - {app}
+    assert not forbidden, f"{name} imports {sorted(forbidden)}; {app} may use {ALLOWED[app]}"
+
+
+def test_no_module_import_loop():
+    graph = {
+        name: {m for m in imports_of(path, name, top_level_only=True) if m in MODULES} - {name}
+        for name, path in MODULES.items()
+    }
+    loops = []
+    state: dict[str, int] = {}  # 1 on the stack, 2 done
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            # A package's __init__ importing its own submodules is how a package re-exports.
+            if node == nxt.rpartition(".")[0]:
+                continue
+            if state.get(nxt) == 1:
+                loops.append([*stack[stack.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt, [*stack, nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not loops, "import loops: " + "; ".join(" → ".join(loop) for loop in loops)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p
+        for p in [
+            *MODULES.values(),
+            *(ROOT / "tests").rglob("*.py"),
+            *(ROOT / "bench").rglob("*.py"),
+        ]
+        if "migrations" not in p.parts
+    ),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_each_module_is_small_and_says_what_it_owns(path):
+    text = path.read_text()
+    lines = text.count("\n")
+    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines (at most {MAX_LINES})"
+    if text.strip():
+        docstring = ast.get_docstring(ast.parse(text))
+        assert docstring, f"{path.relative_to(ROOT)} does not open with a line saying what it owns"
