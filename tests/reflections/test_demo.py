@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reflections.demo import TODAY, UNSAFE_KINDS, content_problems, write_workspace
+from demo.library import content_problems
+from demo.workspace import TODAY, UNSAFE_KINDS, write_workspace
 from reflections.importers.base import (
     FORMAT_EPISODIC,
     FORMAT_FRONTMATTER,

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from reflections.demo import write_workspace
+from demo.workspace import write_workspace
 from reflections.models import Department
 from reviews.management.commands.seed_demo_ratings import (
     HISTORY_FILE,
