@@ -191,7 +191,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
                 else:
                     path.unlink()
         out.mkdir(parents=True, exist_ok=True)
-        (out / MARKER).write_text("written by reflections.demo.write_workspace\n", encoding="utf-8")
+        (out / MARKER).write_text("written by demo.workspace.write_workspace\n", encoding="utf-8")
         (out / "logs").mkdir(parents=True, exist_ok=True)
 
     def _write(self, rel: str, text: str) -> None:
