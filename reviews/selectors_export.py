@@ -28,6 +28,7 @@ EXPORT_FIELDS = (
     "cycle",
 )
 
+
 def deprecation_items(
     *, cycle: ReviewCycle | int | None = None, departments: Iterable[Department] | None = None
 ) -> QuerySet[ReviewItem]:

@@ -338,4 +338,3 @@ def apply_decay(
     if not dry_run:
         write_state_changes(changes, actor_label="policy:decay", recorded_at=recorded_at)
     return changes
-

@@ -37,7 +37,6 @@ class CalibrationError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Building a set
 
@@ -183,8 +182,6 @@ def build_calibration_set(
 
 def active_set() -> CalibrationSet | None:
     return CalibrationSet.objects.filter(is_active=True).first()
-
-
 
 
 # ---------------------------------------------------------------------------------------------
