@@ -51,7 +51,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
 
     if not (args.workspace / "logs").is_dir():
-        from reflections.demo import write_workspace
+        from demo.workspace import write_workspace
 
         print(f"generating the {args.scale} workspace in {args.workspace} …", flush=True)
         started = time.perf_counter()

@@ -4,12 +4,17 @@ documented heuristic on the text (never shown to raters before they submit)."""
 import hashlib
 import re
 
+from django.contrib.auth import get_user_model
+
+from demo.errors import DemoSeedError
 from reflections.models import Reflection, State
 from rubric.models import (
     LEVELS,
     CalibrationSet,
 )
 from rubric.services.calibration_sets import CALIBRATION_SIZE, active_set, build_calibration_set
+
+ADMIN = "admin-demo"  # who builds the demo's set, when create_demo_users has run
 
 # ---------------------------------------------------------------------------------------------
 # The demo's set: gold from a documented heuristic on the text
@@ -206,3 +211,17 @@ def seed_demo_calibration(
         user=user,
         activate=True,
     )
+
+
+def ensure_demo_calibration() -> tuple[CalibrationSet, bool]:
+    """The active calibration set and whether this call built it (the demo's, as ADMIN)."""
+    existing = active_set()
+    if existing is not None:
+        return existing, False
+    admin = get_user_model().objects.filter(username=ADMIN).first()
+    built = seed_demo_calibration(user=admin)
+    if built is None:
+        raise DemoSeedError(
+            f"fewer than {CALIBRATION_SIZE} non-quarantined reflections: import the demo first"
+        )
+    return built, True

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "reviews",
     "rubric",
     "insights",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -35,7 +35,7 @@ REFERENCE = {
 # Which task types are technical (the work is checked against a system: code, ledgers, data
 # syncs, calendars — a wrong lesson shows up as a failing check) and which are judgment calls
 # (persuasion, writing, prioritising for people — no system says what was right). These are
-# the demo's task types (reflections/demo.py); a deployment sets its own in the setting
+# the demo's task types (demo/content/); a deployment sets its own in the setting
 # QUALITY_TASK_FAMILIES ({task type: "technical" | "judgment"}). Unlisted types are "other".
 DEFAULT_TASK_FAMILIES = {
     **dict.fromkeys(

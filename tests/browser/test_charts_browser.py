@@ -113,7 +113,7 @@ def small_demo(tmp_path) -> dict:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from reflections.demo import write_workspace
+    from demo.workspace import write_workspace
     from reflections.models import Department, Reflection
     from reviews.models import ReviewCycle, ReviewItem
 

@@ -10,10 +10,10 @@ from django.core.management import call_command
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.db.models.functions import Coalesce
 
+from demo.workspace import write_workspace
 from insights import metrics
 from insights.metrics import LessonRow, TaskRow
 from insights.selectors import common, learning, usefulness
-from reflections.demo import write_workspace
 from reflections.models import (
     Department,
     Outcome,
@@ -46,7 +46,7 @@ def test_the_demo_shows_its_planted_learning_shape(demo_workspace):
     success = [w.success_rate for w in curves.overall]
     repeat = [w.repeat_failure_rate for w in curves.overall]
     assert len(curves.weeks) == 52
-    # Planted (reflections.demo): success 0.71 → 0.83 at 24 weeks; repeat 0.34 → 0.09 → 0.07.
+    # Planted (demo.workspace): success 0.71 → 0.83 at 24 weeks; repeat 0.34 → 0.09 → 0.07.
     assert metrics.mean(success[:4]) == pytest.approx(0.71, abs=0.03)  # measured 0.709
     assert metrics.mean(success[20:28]) == pytest.approx(0.83, abs=0.03)  # measured 0.822
     assert metrics.mean(repeat[:4]) == pytest.approx(0.34, abs=0.03)  # measured 0.334

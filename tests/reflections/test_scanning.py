@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reflections.demo import write_workspace
+from demo.workspace import write_workspace
 from reflections.scanning import (
     CATEGORIES,
     INFRASTRUCTURE,

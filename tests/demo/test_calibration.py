@@ -1,4 +1,5 @@
-"""The demo's calibration set: spread across departments and kinds, gold from the heuristic."""
+"""The demo's calibration set: spread over departments and kinds, deterministic, idempotent,
+and the text heuristic behind its gold."""
 
 from __future__ import annotations
 
@@ -7,21 +8,11 @@ from django.core.management import call_command
 
 from demo.calibration import heuristic_gold, pick_demo_reflections
 from reflections.models import State
-from rubric.models import (
-    CalibrationSet,
-    GoldScore,
-    Rubric,
-)
+from rubric.models import CalibrationSet, GoldScore, Rubric
 from rubric.services.rubric import ensure_rubric
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
 
 pytestmark = pytest.mark.django_db
-
-
-pytestmark = pytest.mark.django_db
-
-# ---------------------------------------------------------------------------------------------
-# The demo's set
 
 
 @pytest.fixture

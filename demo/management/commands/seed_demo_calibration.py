@@ -1,17 +1,14 @@
-"""The demo's calibration set: 30 reflections spread across departments and kinds, gold from
-the text heuristic documented in reviews.services_calibration (idempotent)."""
+"""`manage.py seed_demo_calibration`: build and activate the demo's calibration set."""
 
 import json
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from demo.calibration import seed_demo_calibration
+from demo.calibration import ensure_demo_calibration
+from demo.errors import DemoSeedError
 from rubric.models import CRITERIA, CalibrationSet
-from rubric.services.calibration_sets import CALIBRATION_SIZE, active_set
+from rubric.services.calibration_sets import CALIBRATION_SIZE
 from rubric.services.rubric import ensure_rubric
-
-ADMIN = "admin-demo"
 
 
 class Command(BaseCommand):
@@ -25,17 +22,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         rubric = ensure_rubric()
-        existing = active_set()
-        if existing is not None:
-            self._report(existing, created=False, rubric=rubric, as_json=options["json"])
-            return
-        admin = get_user_model().objects.filter(username=ADMIN).first()
-        built = seed_demo_calibration(user=admin)
-        if built is None:
-            raise CommandError(
-                f"fewer than {CALIBRATION_SIZE} non-quarantined reflections: import the demo first"
-            )
-        self._report(built, created=True, rubric=rubric, as_json=options["json"])
+        try:
+            calibration_set, created = ensure_demo_calibration()
+        except DemoSeedError as exc:
+            raise CommandError(str(exc)) from exc
+        self._report(calibration_set, created=created, rubric=rubric, as_json=options["json"])
 
     def _report(self, calibration_set: CalibrationSet, *, created, rubric, as_json) -> None:
         items = list(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from reflections.demo import DEFAULT_START, SCALE_NAMES, write_workspace
+from demo.workspace import DEFAULT_START, SCALE_NAMES, write_workspace
 
 
 def _mean(values: list[float | None]) -> float | None:

@@ -10,16 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from reflections.demo import write_workspace
+from demo.rating_model import RATERS, Features, latent_quality, rater_level
+from demo.ratings import HISTORY_FILE, ROUND_SIZE
+from demo.workspace import write_workspace
 from reflections.models import Department
-from reviews.management.commands.seed_demo_ratings import (
-    HISTORY_FILE,
-    RATERS,
-    ROUND_SIZE,
-    Features,
-    latent_quality,
-    rater_level,
-)
 from rubric.eligibility import is_calibrated
 from rubric.models import (
     CRITERIA,

@@ -1,0 +1,97 @@
+"""The demo workspace's shape: volumes, the learning curves (DOMAIN §7), retrieval skew."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from reflections.importers.base import (
+    FORMAT_EPISODIC,
+    FORMAT_FRONTMATTER,
+    FORMAT_HEURISTIC,
+    FORMAT_PROTOCOL,
+)
+from tests.demo.workspace.support import (
+    FORMATS,
+    Workspace,
+    mean,
+    repeat_failure_rates,
+    weekly_rates,
+)
+
+# -- volumes --------------------------------------------------------------------------------------
+
+
+def test_small_scale_volumes(small: Workspace):
+    s = small.summary
+    assert (len(s["departments"]), len(s["agents"]), s["weeks"]) == (2, 3, 8)
+    assert 80 <= s["reflections"]["total"] <= 160  # about one a day per department
+    assert 250 <= s["tasks"] <= 700
+
+
+def test_default_scale_volumes(default: Workspace):
+    s = default.summary
+    assert (len(s["departments"]), len(s["agents"]), s["weeks"]) == (8, 12, 52)
+    assert 8_000 <= s["reflections"]["total"] <= 9_500  # ≈ 3 a day per department
+    assert 40 <= s["tasks"] / 364 <= 60
+    assert s["retrievals"] <= 300_000
+    shares = {f: s["reflections"][f] / s["reflections"]["total"] for f in FORMATS}
+    assert 0.35 <= shares[FORMAT_PROTOCOL] <= 0.45
+    assert 0.30 <= shares[FORMAT_FRONTMATTER] <= 0.40
+    assert 0.07 <= shares[FORMAT_EPISODIC] <= 0.13
+    assert 0.11 <= shares[FORMAT_HEURISTIC] <= 0.19
+    episodic = [r for r in default.reflections.values() if r.format == FORMAT_EPISODIC]
+    assert sum(r.department == "delivery" for r in episodic) > 0.5 * len(episodic)
+    per_dept = collections.Counter(default.department(r) for r in default.reflections.values())
+    assert all(900 <= n <= 1_300 for n in per_dept.values()), per_dept
+
+
+# -- learning curves (DOMAIN §7) ------------------------------------------------------------------
+
+
+def test_weekly_success_climbs_from_071_to_083_and_saturates(default: Workspace):
+    success = weekly_rates(default, lambda t: t.outcome == "success")
+    assert len(success) == 52
+    assert mean(success[:4]) == pytest.approx(0.71, abs=0.05)
+    assert mean(success[21:25]) == pytest.approx(0.83, abs=0.04)  # weeks 22 to 25
+    assert mean(success[-4:]) == pytest.approx(0.83, abs=0.05)
+    assert mean(success[-12:]) >= mean(success[21:25]) - 0.01  # saturates, does not fall back
+    partial = weekly_rates(default, lambda t: t.outcome == "partial")
+    assert 0.08 <= mean(partial) <= 0.10
+
+
+def test_repeat_failure_rate_falls_from_034_to_009_to_007(default: Workspace):
+    rates = repeat_failure_rates(default)
+    assert mean(rates[:4]) == pytest.approx(0.34, abs=0.05)
+    assert mean(rates[21:26]) == pytest.approx(0.09, abs=0.03)  # around week 24
+    assert mean(rates[-4:]) == pytest.approx(0.07, abs=0.03)
+    assert mean(rates[:4]) > mean(rates[10:14]) > mean(rates[21:26]) > mean(rates[-8:]) - 0.01
+
+
+def test_the_generators_own_curve_is_the_reference_computation(any_ws: Workspace):
+    assert any_ws.summary["weekly"]["repeat_failure_rate"] == [
+        None if r is None else round(r, 4) for r in repeat_failure_rates(any_ws)
+    ]
+
+
+# -- retrieval shape ------------------------------------------------------------------------------
+
+
+def test_about_fifteen_percent_of_retrievals_cross_agents(default: Workspace):
+    cross = [default.refs[r.reflection_ref].agent != r.agent for r in default.retrievals]
+    assert mean(cross) == pytest.approx(0.15, abs=0.03)
+    other_dept = [
+        default.department(default.refs[r.reflection_ref]) != r.department
+        for r in default.retrievals
+    ]
+    assert 0.02 < mean(other_dept) < mean(cross)
+
+
+def test_retrievals_are_zipf_skewed(any_ws: Workspace):
+    counts = collections.Counter(
+        any_ws.refs[r.reflection_ref].source_path for r in any_ws.retrievals
+    )
+    ranked = sorted((counts[p] for p in any_ws.reflections), reverse=True)
+    top = ranked[: len(ranked) // 10]
+    assert sum(top) > 0.55 * sum(ranked)
