@@ -110,3 +110,13 @@ def test_each_module_is_small_and_says_what_it_owns(path):
     if text.strip():
         docstring = ast.get_docstring(ast.parse(text))
         assert docstring, f"{path.relative_to(ROOT)} does not open with a line saying what it owns"
+
+
+def test_no_module_hides_behind_a_package_of_the_same_name():
+    shadowed = [
+        str(init.parent.relative_to(ROOT)) + ".py"
+        for app in APPS
+        for init in (ROOT / app).rglob("__init__.py")
+        if init.parent.with_suffix(".py").exists()
+    ]
+    assert not shadowed, f"packages shadow these modules: {shadowed}"
