@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -25,24 +24,17 @@ from tests.factories import (
     ReflectionFactory,
     RetrievalEventFactory,
 )
-from tests.reflections.rollup_support import (
+from tests.reflections.rollups.support import (
     FINANCE,
     NOW,
     SALES,
     append,
     days_of,
     import_log,
-    imported_samples,
     line,
     recount,
     rollup,
 )
-
-
-@pytest.fixture
-def workspace(tmp_path, samples) -> Path:
-    return imported_samples(tmp_path, samples)
-
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.core.management import call_command
 
@@ -15,23 +13,16 @@ from tests.factories import (
     ReflectionFactory,
     TaskInjectionFactory,
 )
-from tests.reflections.rollup_support import (
+from tests.reflections.rollups.support import (
     FINANCE,
     SALES,
     import_tasks,
-    imported_samples,
     injected,
     injections,
     injections_of,
     injections_recount,
     write_tasks,
 )
-
-
-@pytest.fixture
-def workspace(tmp_path, samples) -> Path:
-    return imported_samples(tmp_path, samples)
-
 
 pytestmark = pytest.mark.django_db
 

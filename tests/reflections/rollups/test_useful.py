@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -20,7 +19,7 @@ from tests.factories import (
     RetrievalEventFactory,
     TaskRunFactory,
 )
-from tests.reflections.rollup_support import (
+from tests.reflections.rollups.support import (
     FINANCE,
     NOW,
     RETRIEVALS,
@@ -32,7 +31,6 @@ from tests.reflections.rollup_support import (
     flows_recount,
     import_log,
     import_tasks,
-    imported_samples,
     line,
     task,
     useful,
@@ -40,12 +38,6 @@ from tests.reflections.rollup_support import (
     useful_recount,
     write_tasks,
 )
-
-
-@pytest.fixture
-def workspace(tmp_path, samples) -> Path:
-    return imported_samples(tmp_path, samples)
-
 
 pytestmark = pytest.mark.django_db
 
