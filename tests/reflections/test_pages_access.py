@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from bs4 import BeautifulSoup
 from django.test import Client
 from django.urls import reverse
 
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
+from tests.pages import soup_of
 
 pytestmark = pytest.mark.django_db
 
@@ -15,10 +15,6 @@ LIST_URL = reverse("reflections:list")
 LOGIN_URL = reverse("login")
 LOGOUT_URL = reverse("logout")
 PASSWORD = "correct horse battery staple"  # UserFactory's
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
 
 
 def listed_titles(response) -> set[str]:

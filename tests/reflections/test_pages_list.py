@@ -6,21 +6,17 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
+from tests.pages import soup_of
 
 pytestmark = pytest.mark.django_db
 
 LIST_URL = reverse("reflections:list")
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
 
 
 def titles(response) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from bs4 import BeautifulSoup
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -23,18 +22,9 @@ from tests.factories import (
     RetrievalEventFactory,
     UserFactory,
 )
+from tests.pages import client_for, soup_of
 
 pytestmark = pytest.mark.django_db
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

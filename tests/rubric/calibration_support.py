@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from bs4 import BeautifulSoup
-from django.test import Client
 from django.urls import reverse
 
 from rubric.models import (
@@ -35,16 +33,6 @@ SPEC_ANCHORS = {
     "discount-compatibility checker",
     ("actionability", 0.25): "verify things before kickoff",
 }
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
-
-
-def client_for(user, **kwargs) -> Client:
-    client = Client(**kwargs)
-    client.force_login(user)
-    return client
 
 
 def gold_for(n: int) -> dict[str, float]:

@@ -32,16 +32,15 @@ from rubric.services.rubric import (
     publish_rubric,
 )
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
+from tests.pages import client_for, soup_of
 from tests.rubric.calibration_support import (
     EDGE_GOLD,
     EDGE_RATER,
-    client_for,
     gold_for,
     item_url,
     levels_post,
     normalised,
     rate_all,
-    soup_of,
     submit_with,
     tiny_set,
 )

@@ -25,14 +25,8 @@ from rubric.services.rubric import (
     ensure_rubric,
 )
 from tests.factories import UserFactory
-from tests.rubric.calibration_support import (
-    client_for,
-    gold_for,
-    item_url,
-    levels_post,
-    rate_all,
-    soup_of,
-)
+from tests.pages import client_for, soup_of
+from tests.rubric.calibration_support import gold_for, item_url, levels_post, rate_all
 
 pytestmark = pytest.mark.django_db
 

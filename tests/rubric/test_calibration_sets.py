@@ -31,7 +31,8 @@ from rubric.services.rubric import (
     rubric_spec,
 )
 from tests.factories import UserFactory
-from tests.rubric.calibration_support import SPEC_ANCHORS, client_for, gold_for, item_url, soup_of
+from tests.pages import client_for, soup_of
+from tests.rubric.calibration_support import SPEC_ANCHORS, gold_for, item_url
 
 pytestmark = pytest.mark.django_db
 

@@ -9,31 +9,20 @@ import json
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from bs4 import BeautifulSoup
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rubric.models import CRITERIA, Rating, RatingAssignment, RatingRound, RoundItem, Rubric
 from rubric.selectors.agreement import agreement_report
 from tests.factories import ReflectionFactory, UserFactory
+from tests.pages import client_for, soup_of
 
 pytestmark = pytest.mark.django_db
 
 URL = "/agreement/"
 MAY = datetime(2026, 5, 4, 9, tzinfo=UTC)
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

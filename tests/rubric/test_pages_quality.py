@@ -19,21 +19,12 @@ from rubric.models import CRITERIA, Rating, Rubric
 from rubric.selectors.quality import quality_breakdowns, reflection_quality
 from rubric.views.quality import AGGREGATE, FULL, quality_visibility
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
+from tests.pages import client_for, soup_of
 
 pytestmark = pytest.mark.django_db
 
 URL = "/quality/"
 MAY = datetime(2026, 5, 4, 9, tzinfo=UTC)
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from bs4 import BeautifulSoup
-from django.test import Client
 from django.urls import reverse
 
 from rubric.models import CRITERIA, RatingAssignment
@@ -18,16 +16,6 @@ PICKS = {
     "level_transferability": "0.5",
     "level_accuracy": "0.25",
 }
-
-
-def soup_of(response) -> BeautifulSoup:
-    return BeautifulSoup(response.content, "html.parser")
-
-
-def client_for(user, **kwargs) -> Client:
-    client = Client(**kwargs)
-    client.force_login(user)
-    return client
 
 
 def rate_url(rating_round) -> str:

@@ -10,17 +10,16 @@ from django.urls import reverse
 from rubric.models import CRITERIA, Rating, RatingAssignment
 from rubric.services.rounds import create_round
 from tests.factories import AgentFactory, ReflectionFactory
+from tests.pages import client_for, soup_of
 from tests.rubric.rating_pages.support import (
     ANA,
     ANA_COMMENT,
     BEN,
     CY,
     PICKS,
-    client_for,
     next_of,
     rate_as,
     rate_url,
-    soup_of,
     submit_url,
 )
 

@@ -9,14 +9,8 @@ from django.urls import reverse
 
 from rubric.models import Rating, RatingAssignment, RatingRound
 from tests.factories import UserFactory
-from tests.rubric.rating_pages.support import (
-    PICKS,
-    client_for,
-    next_of,
-    rate_url,
-    soup_of,
-    submit_url,
-)
+from tests.pages import client_for, soup_of
+from tests.rubric.rating_pages.support import PICKS, next_of, rate_url, submit_url
 from tests.rubric.rating_support import calibrate, make_rater
 
 pytestmark = pytest.mark.django_db
