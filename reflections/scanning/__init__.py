@@ -1,6 +1,8 @@
 """Find secrets, personal data, internal infrastructure and prompt injection in reflection text.
 
-The public interface; rules live in rules.py (the project's own) and vendor.py (detect-secrets).
+The public interface. Rules live in rules_*.py (the project's own) and vendor.py
+(detect-secrets); normalise.py makes the views injection rules also read; masking.py hides
+more than the rules detect.
 """
 
 from reflections.scanning.findings import (
@@ -12,8 +14,9 @@ from reflections.scanning.findings import (
     Finding,
     describe_findings,
 )
+from reflections.scanning.masking import mask, strict_findings
 from reflections.scanning.rules import RULES
-from reflections.scanning.scan import iter_findings, mask, scan_text
+from reflections.scanning.scan import iter_findings, scan_text
 
 __all__ = [
     "CATEGORIES",
@@ -27,4 +30,5 @@ __all__ = [
     "iter_findings",
     "mask",
     "scan_text",
+    "strict_findings",
 ]

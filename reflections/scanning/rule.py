@@ -1,5 +1,4 @@
-"""One scanning rule (a gated regular expression and how it words its finding), and the
-checks that tell a real value from a look-alike."""
+"""One scanning rule: a gated regular expression and how it words its finding."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ from dataclasses import dataclass
 
 from reflections.scanning.findings import Finding
 from reflections.scanning.vendor import any_search
-
-# --- own rules --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -30,28 +27,76 @@ class Rule:
     # Substrings of the text's digit shape (UTF-8, every ASCII digit turned into "0"), one of
     # which must occur: "000-000" finds digit groups in one memchr-speed pass.
     shapes: tuple[bytes, ...] = ()
+    # Substrings that must occur at least so many times: an IPv6 address without "::" has
+    # seven colons.
+    counts: tuple[tuple[str, int], ...] = ()
+    # Literal-led patterns searched on the text as written (capitalised words, say).
+    text_gates: tuple[re.Pattern[str], ...] = ()
     group: int | str = 0  # the capture group that holds the value (0: the whole match)
+    # Where a costly regex can only match near a cheap one: `anchor` (a literal-led pattern on
+    # the lower-cased text) finds the places, and the regex runs within `window` characters
+    # (before, after) of each instead of over the whole text. The regex must not rely on \Z.
+    anchor: re.Pattern[str] | None = None
+    window: tuple[int, int] = (100, 250)
 
-    def applies(self, lowered: str, ascii_only: bool, shape: bytes) -> bool:
+    def applies(
+        self,
+        lowered: str,
+        ascii_only: bool,
+        shape: bytes,
+        text: str = "",
+        cues_found: frozenset[str] | set[str] | None = None,
+    ) -> bool:
+        """Whether the text could hold a match; `cues_found` (every cue of every rule found in
+        one pass, scanning.cues) replaces a substring search per cue."""
         if self.non_ascii and ascii_only:
+            return False
+        if any(lowered.count(cue) < n for cue, n in self.counts):
             return False
         if self.shapes and not any(cue in shape for cue in self.shapes):
             return False
         for group in self.cues:
+            if cues_found is not None:
+                if cues_found.isdisjoint(group):
+                    return False
+                continue
             for cue in group:
                 if cue in lowered:
                     break
             else:
                 return False
+        if self.text_gates and not any_search(self.text_gates, text):
+            return False
         return not self.gates or any_search(self.gates, lowered)
 
-    def findings(self, text: str) -> Iterator[Finding]:
-        for match in self.regex.finditer(text):
+    def findings(self, text: str, lowered: str | None = None) -> Iterator[Finding]:
+        seen: set[tuple[int, int]] = set()
+        for match in self._matches(text, lowered):
             summary = self.summary(match) if callable(self.summary) else self.summary
             if summary is None:  # rejected by the rule's own check
                 continue
             start, end = match.span(self.group)
+            if (start, end) in seen:
+                continue
+            seen.add((start, end))
             yield Finding(self.name, self.category, start, end, summary)
+
+    def _matches(self, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+        lowered = text.lower() if lowered is None else lowered
+        # Lower-casing can change a text's length (İ → i̇): then offsets do not carry over.
+        if self.anchor is None or len(lowered) != len(text):
+            yield from self.regex.finditer(text)
+            return
+        before, after = self.window
+        windows: list[list[int]] = []
+        for hit in self.anchor.finditer(lowered):
+            start, end = max(0, hit.start() - before), min(len(text), hit.end() + after)
+            if windows and start <= windows[-1][1]:
+                windows[-1][1] = max(windows[-1][1], end)
+            else:
+                windows.append([start, end])
+        for start, end in windows:
+            yield from self.regex.finditer(text, start, end)
 
 
 DIGIT_SHAPE = bytes.maketrans(b"0123456789", b"0" * 10)
@@ -59,161 +104,3 @@ DIGIT_SHAPE = bytes.maketrans(b"0123456789", b"0" * 10)
 
 def gates(*patterns: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(pattern) for pattern in patterns)
-
-
-_PLACEHOLDER = re.compile(
-    r"^(?:[\[<{(*$%]|x{3,}|\.{3})|^(?:none|null|nil|true|false|redacted|changeme|example|"
-    r"placeholder|secret|password|token|your[_-]?\w*)$",
-    re.IGNORECASE,
-)
-
-
-def _is_credential_like(value: str) -> bool:
-    """A value that could be a real credential: not a placeholder, mixes character classes."""
-    if _PLACEHOLDER.search(value):
-        return False
-    classes = sum(
-        (
-            any(c.islower() for c in value),
-            any(c.isupper() for c in value),
-            any(c.isdigit() for c in value),
-            any(not c.isalnum() for c in value),
-        )
-    )
-    return classes >= 2
-
-
-def assignment_summary(match: re.Match[str]) -> str | None:
-    if not _is_credential_like(match.group("value")):
-        return None
-    return f"credential assigned to '{match.group('key').lower()}'"
-
-
-def bearer_summary(match: re.Match[str]) -> str | None:
-    return "bearer token" if _is_credential_like(match.group(1)) else None
-
-
-def url_password_summary(match: re.Match[str]) -> str | None:
-    return "password in a URL" if _is_credential_like(match.group("password")) else None
-
-
-def sk_summary(match: re.Match[str]) -> str | None:
-    body = match.group(1)
-    if not (any(c.isdigit() for c in body) and any(c.isalpha() for c in body)):
-        return None
-    return "API key (sk-…)"
-
-
-_URL_AUTHORITY = re.compile(r"//[^\s/@]*\Z")
-
-
-def email_summary(match: re.Match[str]) -> str | None:
-    # "scheme://user:pass@host" is a URL's userinfo, not an address (the password rule covers
-    # it); "mailto:a@b.c" has no "//" and stays an email.
-    if _URL_AUTHORITY.search(match.string, max(0, match.start() - 200), match.start()):
-        return None
-    return "email address"
-
-
-def _digits(value: str) -> int:
-    return sum(c.isdigit() for c in value)
-
-
-def international_phone_summary(match: re.Match[str]) -> str | None:
-    value = match.group()
-    digits = _digits(value)
-    # E.164 numbers have 8 to 15 digits. An unseparated "+20260514" is more likely a delta in
-    # a log line than a number, so without separators it needs the length of a real one.
-    if not 8 <= digits <= 15:
-        return None
-    if value[1:].isdigit() and digits < 10:
-        return None
-    return "phone number"
-
-
-# Glued to other digits, dots or dashes, or one group of a longer run of digit groups (an
-# IBAN, a card or order number), a match is part of an id, a date or an amount.
-_NUMBER_BEFORE = re.compile(r"(?:[\w.,:/-]|[0-9][ .\-])\Z")
-_NUMBER_AFTER = re.compile(r"\w|[ .,:/-][0-9]")
-
-
-def national_phone_summary(match: re.Match[str]) -> str | None:
-    # Checked here rather than as lookarounds, which would cost the regex its fast scan.
-    text, start, end = match.string, match.start(), match.end()
-    if _NUMBER_BEFORE.search(text, max(0, start - 2), start):
-        return None
-    if _NUMBER_AFTER.match(text, end):
-        return None
-    return "phone number"
-
-
-def iban_summary(match: re.Match[str]) -> str | None:
-    # The mod-97 check digits make a random code of this shape pass only 1 time in 97.
-    compact = match.group().replace(" ", "")
-    if not 15 <= len(compact) <= 34:
-        return None
-    rearranged = compact[4:] + compact[:4]
-    number = "".join(str(int(c, 36)) for c in rearranged)
-    return "IBAN" if int(number) % 97 == 1 else None
-
-
-_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-IPV4 = rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?!\w|\.\d)"
-
-
-def _ipv4_kind(address: str) -> str:
-    a, b, *_ = (int(part) for part in address.split("."))
-    if a == 10 or (a == 172 and 16 <= b <= 31) or (a == 192 and b == 168):
-        return "private IPv4 address"
-    if a == 127:
-        return "loopback IPv4 address"
-    if a == 169 and b == 254:
-        return "link-local IPv4 address"
-    # A public address is reported too: in a lesson meant for other agents a literal IP is
-    # always infrastructure detail (a customer's server, a VPN egress, a test box) that the
-    # lesson does not need; the hostname or service name is what transfers.
-    return "IPv4 address"
-
-
-def ipv4_summary(match: re.Match[str]) -> str:
-    return _ipv4_kind(match.group())
-
-
-_INTERNAL_SUFFIXES = r"(?:internal|local|localdomain|corp|lan|intranet|home\.arpa)"
-_HOST_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
-INTERNAL_HOST = (
-    rf"(?:(?:{_HOST_LABEL}\.)+{_INTERNAL_SUFFIXES}(?![\w-]|\.[a-z0-9])"
-    rf"|intranet\.(?:{_HOST_LABEL}\.)*{_HOST_LABEL}"
-    r"|localhost(?=:\d))"
-)
-
-
-def internal_url_summary(match: re.Match[str]) -> str:
-    host = match.group("host")
-    if re.fullmatch(IPV4, host):
-        return f"URL on a {_ipv4_kind(host)}"
-    return "URL on an internal host"
-
-
-def quote(label: str) -> Callable[[re.Match[str]], str]:
-    # Injection text is not secret, so the summary may quote it (whitespace normalised).
-    def summary(match: re.Match[str]) -> str:
-        phrase = " ".join(match.group().split())
-        if len(phrase) > 60:
-            phrase = phrase[:57] + "..."
-        return f"{label}: '{phrase}'"
-
-    return summary
-
-
-_ADDRESSED = re.compile(r"(?:^|[.!?:;]|\byou\s+(?:must|should|will|now)|\bnow)\s*\Z", re.I)
-
-
-def role_override_summary(match: re.Match[str]) -> str | None:
-    # "act as" is an override only when addressed to the model ("Act as a …", "you must act
-    # as …"); "the cache acts as a buffer" or "it can act as a fallback" is ordinary prose.
-    if match.group().lower().startswith("act"):
-        before = match.string[max(0, match.start() - 20) : match.start()]
-        if not _ADDRESSED.search(before):
-            return None
-    return quote("role override")(match)

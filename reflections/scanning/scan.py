@@ -1,13 +1,27 @@
-"""Scanning a text (every rule, overlapping spans merged) and masking what was found."""
+"""Scanning a text: every rule on the text as written, the injection rules on its normalised
+views too, overlapping spans of one category merged."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
+from reflections.scanning.cues import CueIndex
 from reflections.scanning.findings import CATEGORIES, Finding
+from reflections.scanning.normalise import ENCODED_HINTS, views
 from reflections.scanning.rule import DIGIT_SHAPE
 from reflections.scanning.rules import OWN_RULES
-from reflections.scanning.vendor import detect_secrets
+from reflections.scanning.rules_injection import INJECTION_RULES
+from reflections.scanning.values import is_placeholder
+from reflections.scanning.vendor import DETECT_SECRETS, detect_secrets
+
+_CUES = CueIndex(
+    OWN_RULES,
+    extra_cues=(
+        *(cue for cues, _ in DETECT_SECRETS for cue in cues),
+        *ENCODED_HINTS,
+    ),
+)
+_VIEW_CUES = CueIndex(INJECTION_RULES)
 
 
 def iter_findings(text: str) -> Iterator[Finding]:
@@ -15,10 +29,24 @@ def iter_findings(text: str) -> Iterator[Finding]:
     lowered = text.lower()
     ascii_only = text.isascii()
     shape = text.encode("utf-8", "surrogatepass").translate(DIGIT_SHAPE)
-    yield from detect_secrets(text, lowered)
-    for rule in OWN_RULES:
-        if rule.applies(lowered, ascii_only, shape):
-            yield from rule.findings(text)
+    cues = _CUES.found(lowered)
+    for finding in detect_secrets(text, cues):
+        if not is_placeholder(text[finding.start : finding.end]):
+            yield finding
+    for rule in (*_CUES.uncued, *_CUES.cued(cues)):
+        if rule.applies(lowered, ascii_only, shape, text, cues):
+            yield from rule.findings(text, lowered)
+    for view in views(text, cues):
+        view_lowered = view.text.lower()
+        view_ascii = view.text.isascii()
+        view_shape = view.text.encode("utf-8", "surrogatepass").translate(DIGIT_SHAPE)
+        view_cues = _VIEW_CUES.found(view_lowered)
+        for rule in (*_VIEW_CUES.uncued, *_VIEW_CUES.cued(view_cues)):
+            if not rule.applies(view_lowered, view_ascii, view_shape, view.text, view_cues):
+                continue
+            for finding in rule.findings(view.text, view_lowered):
+                start, end = view.written_span(finding.start, finding.end)
+                yield Finding(finding.rule, finding.category, start, end, finding.summary)
 
 
 def scan_text(text: str) -> list[Finding]:
@@ -44,47 +72,3 @@ def scan_text(text: str) -> list[Finding]:
         merged.append(current)
     merged.sort(key=lambda f: (f.start, f.end, CATEGORIES.index(f.category)))
     return merged
-
-
-def mask(text: str, findings: Iterable[Finding]) -> str:
-    """`text` with each finding's span replaced by `[REDACTED:<category>]`.
-
-    Spans of different categories can overlap (a password in a URL on an internal host);
-    overlapping spans become one marker naming every category involved. A marker can give a
-    neighbouring value the word boundary a rule waits for ("DE89…00gho_…" → "DE89…00[…"), so
-    the result is scanned again and whatever the masking exposed is masked too.
-    """
-    masked = _mask_once(text, findings)
-    for _ in range(_MASK_ROUNDS):
-        exposed = scan_text(masked)
-        if not exposed:
-            break
-        masked = _mask_once(masked, exposed)
-    return masked
-
-
-# Each round only replaces text with markers, so a second round is already rare.
-_MASK_ROUNDS = 5
-
-
-def _mask_once(text: str, findings: Iterable[Finding]) -> str:
-    spans = sorted((f.start, f.end, f.category) for f in findings if f.end > f.start)
-    out: list[str] = []
-    position = 0
-    i = 0
-    while i < len(spans):
-        start, end, category = spans[i]
-        categories = [category]
-        i += 1
-        while i < len(spans) and spans[i][0] < end:
-            end = max(end, spans[i][1])
-            if spans[i][2] not in categories:
-                categories.append(spans[i][2])
-            i += 1
-        start = max(start, position)
-        out.append(text[position:start])
-        categories.sort(key=CATEGORIES.index)
-        out.append(f"[REDACTED:{'+'.join(categories)}]")
-        position = max(position, end)
-    out.append(text[position:])
-    return "".join(out)

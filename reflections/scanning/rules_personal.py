@@ -1,0 +1,422 @@
+"""Personal-data rules: email addresses, phone numbers, bank and card numbers, national ids,
+dates of birth, people's names and postal addresses where the text introduces them."""
+
+from __future__ import annotations
+
+import re
+
+from reflections.scanning.findings import PERSONAL
+from reflections.scanning.rule import Rule, gates
+from reflections.scanning.values import iban_valid, is_documentation_domain, luhn_valid
+
+_I = re.IGNORECASE
+_URL_AUTHORITY = re.compile(r"//[^\s/@]*\Z")
+
+
+def _email(match: re.Match[str]) -> str | None:
+    text, start = match.string, match.start()
+    # "scheme://user:pass@host" is a URL's userinfo, not an address (the password rule covers
+    # it); "mailto:a@b.c" has no "//" and stays an email.
+    if _URL_AUTHORITY.search(text, max(0, start - 200), start):
+        return None
+    # git@github.com:org/repo.git is an SSH remote: the "user" is the service's login.
+    if match.group("user").lower() == "git" and text[match.end() : match.end() + 1] == ":":
+        return None
+    if is_documentation_domain(match.group("domain")):
+        return None
+    return "email address"
+
+
+def _digits(value: str) -> int:
+    return sum(c.isdigit() for c in value)
+
+
+def _international_phone(match: re.Match[str]) -> str | None:
+    value = match.group()
+    digits = _digits(value)
+    # E.164 numbers have 8 to 15 digits. An unseparated "+20260514" is more likely a delta in
+    # a log line than a number, so without separators it needs the length of a real one.
+    if not 8 <= digits <= 15:
+        return None
+    if value[1:].isdigit() and digits < 10:
+        return None
+    return "phone number"
+
+
+# Glued to other digits, dots or dashes, or one group of a longer run of digit groups (an
+# IBAN, a card or order number), a match is part of an id, a date or an amount.
+_NUMBER_BEFORE = re.compile(r"(?:[\w.,:/-]|[0-9][ .\-])\Z")
+_NUMBER_AFTER = re.compile(r"\w|[ .,:/-][0-9]")
+# Without a country code a number is a phone only where the text says so (an order or
+# invoice number can have the same shape).
+_PHONE_CUE = re.compile(
+    r"(?:\b(?:phone|tel|call|mobile|cell|fax|number|ring|text|whatsapp|handy|telefon|téléphone|"
+    r"tél|reach|contact|line|dial|extension|ext\.|nummer|numéro|celular|telefone|móvil)|電話|☎)"
+    r"[^\n]{0,40}\Z",
+    _I,
+)
+
+
+def _national_phone(match: re.Match[str]) -> str | None:
+    text, start, end = match.string, match.start(), match.end()
+    if _NUMBER_BEFORE.search(text, max(0, start - 2), start) or _NUMBER_AFTER.match(text, end):
+        return None
+    value = match.group()
+    distinctive = value.startswith("(") or re.fullmatch(r"0[1-9](?:[ .][0-9]{2}){4}", value)
+    if not distinctive and not _PHONE_CUE.search(text, max(0, start - 60), start):
+        return None
+    return "phone number"
+
+
+def _cpf_valid(value: str) -> bool:
+    digits = [int(c) for c in value if c.isdigit()]
+    if len(set(digits)) == 1:
+        return False
+    for n in (9, 10):
+        check = sum(d * w for d, w in zip(digits[:n], range(n + 1, 1, -1), strict=True)) * 10 % 11
+        if check % 10 != digits[n]:
+            return False
+    return True
+
+
+def _dni_valid(value: str) -> bool:
+    compact = value.replace("-", "")
+    number = compact[:-1].replace("X", "0").replace("Y", "1").replace("Z", "2")
+    return number.isdigit() and "TRWAGMYFPDXBNJZSQVHLCKE"[int(number) % 23] == compact[-1]
+
+
+def _iban(match: re.Match[str]) -> str | None:
+    return "IBAN" if iban_valid(match.group()) else None
+
+
+# Issuer prefixes and lengths of the card networks people paste (Visa, Mastercard, Amex,
+# Discover, Diners, JCB, UnionPay, Maestro).
+_CARD = re.compile(
+    r"^(?:4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2[2-7]\d{14}|3[47]\d{13}|"
+    r"6(?:011|5\d\d)\d{12,15}|3(?:0[0-5]|[68]\d)\d{11,16}|35\d{14}|62\d{14,17}|"
+    r"(?:50|5[6-9]|6\d)\d{10,17})$"
+)
+
+
+def _card(match: re.Match[str]) -> str | None:
+    digits = re.sub(r"[ -]", "", match.group())
+    return "payment card number" if _CARD.match(digits) and luhn_valid(digits) else None
+
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE = (
+    rf"\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}"
+    rf"|\d{{1,2}}\.? {_MONTHS},? \d{{4}}|{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}"
+)
+_CAP = r"[A-Z][a-zà-ÿ'\u2019]+(?:-[A-Z][a-zà-ÿ'\u2019]+)?"
+_PARTICLE = r"(?:(?:van|von|de|da|del|der|den|di|du|le|la|al|bin|ten|ter)\s+)?"
+_FULL_NAME = rf"{_CAP}(?:\s+{_PARTICLE}{_CAP}){{1,2}}"
+_STREET_TYPES = (
+    r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Court|Ct|Place|Pl|Way|"
+    r"Terrace|Close|Crescent|Square|Sq|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Row|Walk|Mews)"
+)
+
+PERSONAL_RULES: tuple[Rule, ...] = (
+    Rule(
+        "personal.email",
+        PERSONAL,
+        re.compile(
+            r"(?<![\w.+%-])(?P<user>[A-Za-z0-9._%+\-]+)@"
+            r"(?P<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-])"
+        ),
+        _email,
+        cues=(("@",),),
+    ),
+    Rule(
+        "personal.phone_international",
+        PERSONAL,
+        # +CC then digit groups separated by one space, dot, dash or (…)
+        re.compile(r"(?<![\w+])\+[1-9]\d{0,2}(?:[ .\-]?\(?\d{1,8}\)?){1,6}(?![\d.,:]\d|\w)"),
+        _international_phone,
+        cues=(("+",),),
+    ),
+    Rule(
+        # Shapes that are phone numbers wherever they stand: (415) 555-0142, 06 12 34 56 78.
+        "personal.phone_national",
+        PERSONAL,
+        re.compile(r"\([0-9]{3}\) ?[0-9]{3}[ .\-][0-9]{4}|(?<![\d.])0[1-9](?:[ .][0-9]{2}){4}"),
+        _national_phone,
+        shapes=(b") 000", b")000", b"00 00 00 00"),
+    ),
+    Rule(
+        # Other national shapes only where the text says it is a phone number (an order or
+        # invoice number can look the same).
+        "personal.phone_national",
+        PERSONAL,
+        re.compile(
+            # North American: 415-555-0142, 415.555.0142, 415 555 0142
+            r"[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4}"
+            # European national: 030 1234 5678, 0171-234-5678, 020 7946 0958, 07700 900123
+            r"|0[0-9]{2,4}[ /\-]?[0-9]{3,4}[ \-]?[0-9]{3,4}"
+        ),
+        _national_phone,
+        cues=(
+            (
+                "phone",
+                "tel",
+                "call",
+                "mobile",
+                "cell",
+                "fax",
+                "number",
+                "ring",
+                "text",
+                "whatsapp",
+                "handy",
+                "telefon",
+                "téléphone",
+                "tél",
+                "reach",
+                "contact",
+                "line",
+                "dial",
+                "extension",
+                "ext.",
+                "nummer",
+                "numéro",
+                "celular",
+                "telefone",
+                "móvil",
+                "電話",
+                "☎",
+            ),
+        ),
+        shapes=(b"000 000", b"000-000", b"000.000", b"00000000"),
+        anchor=re.compile(r"\d{3}"),
+        window=(20, 20),
+    ),
+    Rule(
+        "personal.iban",
+        PERSONAL,
+        re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b"),
+        _iban,
+        shapes=(b"0000 0000", b"00 0000", b"0000000000"),
+    ),
+    Rule(
+        "personal.card_number",
+        PERSONAL,
+        re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])"),
+        _card,
+        shapes=(b"0000 0000", b"0000-0000", b"000000 00000", b"000000-00000", b"0000000000000"),
+    ),
+    Rule(
+        "personal.national_id",
+        PERSONAL,
+        re.compile(
+            # US social security number: area not 000/666/9xx, group not 00, serial not 0000
+            r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])"
+        ),
+        "national identity number",
+        shapes=(b"000-00-0000",),
+    ),
+    Rule(
+        "personal.national_id",
+        PERSONAL,
+        # UK National Insurance number
+        re.compile(r"\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"),
+        "national identity number",
+        cues=(("insurance", "nino", "ni number", "ni no"),),
+    ),
+    Rule(
+        "personal.national_id",
+        PERSONAL,
+        # Brazilian CPF (999.999.999-99) with its two check digits
+        re.compile(r"(?<![\d.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])"),
+        lambda m: "national identity number" if _cpf_valid(m.group()) else None,
+        shapes=(b"000.000.000-00",),
+    ),
+    Rule(
+        "personal.national_id",
+        PERSONAL,
+        # Spanish DNI / NIE with its check letter
+        re.compile(r"(?<![\w-])[XYZ]?\d{7,8}-?[A-Z](?![\w-])"),
+        lambda m: "national identity number" if _dni_valid(m.group()) else None,
+        cues=(("dni", "nie", "nif", "documento", "identidad"),),
+    ),
+    Rule(
+        "personal.id_document",
+        PERSONAL,
+        re.compile(
+            r"\b(?:passport|reisepass|passeport|pasaporte|id card|identity card"
+            r"|driver'?s licen[cs]e|licen[cs]e number|medical record|mrn|patient id|tax id"
+            r"|steuer-id|dni|nif)\b"
+            r"[^\n]{0,30}?(?<![\w-])(?P<value>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{5,13})(?![\w-])",
+            _I,
+        ),
+        "identity document number",
+        cues=(
+            (
+                "passport",
+                "reisepass",
+                "passeport",
+                "pasaporte",
+                "id card",
+                "identity card",
+                "licence",
+                "license",
+                "medical record",
+                "mrn",
+                "patient id",
+                "tax id",
+                "steuer-id",
+                "dni",
+                "nif",
+            ),
+        ),
+        group="value",
+        anchor=re.compile(
+            r"passport|reisepass|passeport|pasaporte|id card|identity card|licen|"
+            r"medical record|mrn|patient id|tax id|steuer-id|dni|nif"
+        ),
+        window=(5, 80),
+    ),
+    Rule(
+        "personal.date_of_birth",
+        PERSONAL,
+        re.compile(
+            rf"\b(?:born|birth|dob|d\.o\.b|birthday|geboren|né|née|nacido)\b[^\n]{{0,25}}?"
+            rf"(?P<value>{_DATE})",
+            _I,
+        ),
+        "date of birth",
+        cues=(("born", "birth", "dob", "d.o.b", "geboren", "né", "nacido"),),
+        group="value",
+    ),
+    Rule(
+        "personal.name",
+        PERSONAL,
+        re.compile(
+            rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sr|Sra|Mme|Mlle)\.?\s+(?P<value>{_CAP}"
+            rf"(?:\s+{_PARTICLE}{_CAP}){{0,2}})"
+        ),
+        "a person's name",
+        cues=(
+            (
+                "mr ",
+                "mr.",
+                "mrs ",
+                "mrs.",
+                "ms ",
+                "ms.",
+                "miss ",
+                "mx ",
+                "mx.",
+                "dr ",
+                "dr.",
+                "prof ",
+                "prof.",
+                "herr ",
+                "frau ",
+                "sr ",
+                "sr.",
+                "sra ",
+                "sra.",
+                "mme ",
+                "mlle ",
+            ),
+        ),
+        group="value",
+        anchor=re.compile("(?:mr|mrs|ms|miss|mx|dr|prof|herr|frau|sr|sra|mme|mlle)\\.?\\s"),
+        window=(5, 80),
+    ),
+    Rule(
+        "personal.postal_address",
+        PERSONAL,
+        re.compile(
+            rf"\b\d{{1,5}}[a-z]?\s+(?:{_CAP}\s+){{1,3}}{_STREET_TYPES}\b\.?"
+            r"(?:,?\s+(?:Apt|Suite|Unit|Flat)\.?\s*\w+)?"
+            r"(?:,\s*[A-Z][\w .'-]{1,30}(?:,\s*[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?"
+        ),
+        "postal address",
+        text_gates=gates(
+            r"(?:Street|St\b|Avenue|Ave\b|Road|Rd\b|Lane|Ln\b|Boulevard|Blvd|Drive|Dr\b|Court|"
+            r"Ct\b|Place|Pl\b|Way\b|Terrace|Close\b|Crescent|Square|Sq\b|Parkway|Pkwy|Highway|"
+            r"Hwy|Gardens|Grove|Row\b|Walk\b|Mews)"
+        ),
+        anchor=re.compile(
+            r"\b(?:street|st|avenue|ave|road|rd|lane|ln|boulevard|blvd|drive|dr|"
+            r"court|ct|place|pl|way|terrace|close|crescent|square|sq|parkway|pkwy|"
+            r"highway|hwy|gardens|grove|row|walk|mews)\b"
+        ),
+        window=(100, 100),
+    ),
+    Rule(
+        "personal.postal_address",
+        PERSONAL,
+        # German and Dutch style: Hauptstraße 12, 10115 Berlin
+        re.compile(
+            r"\b[A-ZÄÖÜÅØÆ][a-zäöüßåøæéè]+(?:stra(?:ß|ss)e|str\.|weg|gasse|platz|allee|straat|laan|"
+            r"vägen|väg|gatan|gata|vej|gade|veien|vegen|gate|tie|katu)\s+\d{1,4}[a-z]?"
+            r"(?:,\s*\d{3}\s?\d{2}\s+[A-ZÄÖÜÅ][a-zäöüßå]+|,\s*\d{4,5}\s+[A-ZÄÖÜÅ][a-zäöüßå]+)?"
+        ),
+        "postal address",
+        cues=(
+            (
+                "straße",
+                "strasse",
+                "str.",
+                "weg ",
+                "gasse",
+                "platz",
+                "allee",
+                "straat",
+                "laan",
+                "vägen",
+                "väg ",
+                "gatan",
+                "gata ",
+                "vej ",
+                "gade",
+                "veien",
+                "vegen",
+                "katu",
+            ),
+        ),
+    ),
+    Rule(
+        "personal.postal_address",
+        PERSONAL,
+        # Japanese: 〒154-0011 東京都世田谷区…
+        re.compile(r"〒\s?\d{3}-?\d{4}\s*[^\s\u3001\u3002,\uff0c]{0,40}"),
+        "postal address",
+        cues=(("〒",),),
+        non_ascii=True,
+    ),
+    Rule(
+        "personal.name",
+        PERSONAL,
+        # a Japanese or Chinese name with an honorific: 山本 美咲 様
+        re.compile(
+            r"[\u4e00-\u9fff\u3040-\u30ff]{1,4}\s?[\u4e00-\u9fff\u3040-\u30ff]{1,4}\s?"
+            r"(?:様|さん|氏|先生|殿)"
+        ),
+        "a person's name",
+        cues=(("様", "さん", "氏", "先生", "殿"),),
+        non_ascii=True,
+    ),
+    Rule(
+        "personal.postal_address",
+        PERSONAL,
+        # UK postcode, where the text gives one
+        re.compile(r"\b(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[ABD-HJLNP-UW-Z]{2}\b"),
+        "postal address",
+        shapes=(b"0 0",),
+    ),
+)
+
+
+# A name after a word that introduces a person ("customer Aisling Brennan"): too uncertain to
+# quarantine on (and every support lesson says "customer"), but masked wherever personal data
+# is shown (scanning.masking).
+INTRODUCED_NAME = re.compile(
+    rf"\b(?:customer|client|patient|caller|tenant|employee|applicant|candidate|buyer|"
+    rf"guest|account holder|cardholder|beneficiary|recipient|named|called|dear|signed|"
+    rf"regards,|thanks,|attn:?|name:|contact person|contact:)[\s,:]+(?:is\s+|was\s+)?"
+    rf"(?P<value>(?-i:{_FULL_NAME}))",
+    _I,
+)
