@@ -28,7 +28,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 demo-data: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo --out $(DEMO_DIR) --scale $(DEMO_SCALE)
-	$(BIN)/python manage.py import_reflections $(DEMO_DIR)
+	$(BIN)/python manage.py import_reflections $(DEMO_DIR) --create-departments
 	$(BIN)/python manage.py import_events $(DEMO_DIR)/logs
 	$(BIN)/python manage.py compute_neighbours
 	# What the daily job would have recorded over the demo's year, once a week (skipped once

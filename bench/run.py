@@ -106,7 +106,7 @@ def bench_reflections(workspace: Path):
 
     print("importing reflections (read, parse, hash, store) …", flush=True)
     started = time.perf_counter()
-    summary = import_reflections(paths=[workspace])
+    summary = import_reflections(paths=[workspace], create_departments=True)
     ours = time.perf_counter() - started
     rows = summary.created
     print(f"  {rows:,} reflections in {ours:.1f} s, {len(summary.rejected)} rejected", flush=True)
@@ -142,7 +142,7 @@ def bench_retrievals(workspace: Path):
     logs = sorted((workspace / "logs").glob("retrievals*.jsonl"))
     print(f"importing retrieval logs {[p.name for p in logs]} …", flush=True)
     started = time.perf_counter()
-    summary = import_events(paths=logs)
+    summary = import_events(create_departments=True, paths=logs)
     ours = time.perf_counter() - started
     rows = summary.details["retrievals"]["created"]
     print(f"  {rows:,} retrievals in {ours:.1f} s, {len(summary.rejected)} rejected", flush=True)

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from reflections.scanning.rule import Rule
+from reflections.scanning.rules_authority import AUTHORITY_RULES
+from reflections.scanning.rules_channels import CHANNEL_RULES
+from reflections.scanning.rules_hidden import HIDDEN_HTML_RULES, HIDDEN_TEXT_RULES
 from reflections.scanning.rules_infra import INFRASTRUCTURE_RULES
-from reflections.scanning.rules_injection import HIDDEN_TEXT_RULES, INJECTION_RULES
+from reflections.scanning.rules_injection import INJECTION_RULES as OVERRIDE_RULES
 from reflections.scanning.rules_personal import PERSONAL_RULES
 from reflections.scanning.rules_secret import SECRET_RULES
 from reflections.scanning.vendor import DETECT_SECRETS
 
-# Run on the text as written.
+# Injection rules read the text as written and its normalised views (scanning.normalise).
+INJECTION_RULES: tuple[Rule, ...] = (
+    OVERRIDE_RULES + AUTHORITY_RULES + CHANNEL_RULES + HIDDEN_HTML_RULES
+)
+# Every rule run on the text as written.
 OWN_RULES: tuple[Rule, ...] = (
     SECRET_RULES + PERSONAL_RULES + INFRASTRUCTURE_RULES + INJECTION_RULES + HIDDEN_TEXT_RULES
 )

@@ -9,8 +9,7 @@ from reflections.scanning.cues import CueIndex
 from reflections.scanning.findings import CATEGORIES, Finding
 from reflections.scanning.normalise import ENCODED_HINTS, views
 from reflections.scanning.rule import DIGIT_SHAPE
-from reflections.scanning.rules import OWN_RULES
-from reflections.scanning.rules_injection import INJECTION_RULES
+from reflections.scanning.rules import INJECTION_RULES, OWN_RULES
 from reflections.scanning.values import is_placeholder
 from reflections.scanning.vendor import DETECT_SECRETS, detect_secrets
 

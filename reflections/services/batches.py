@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from reflections import bulk
 from reflections.importers.base import Rejection
 from reflections.models import Agent, Department
+from reflections.scanning import scan_text
 from reflections.services.rollups import shift_flows
 
 Progress = Callable[[int], None]
@@ -53,14 +54,29 @@ class ImportSummary:
         }
 
 
+class UnknownDepartment(ValueError):
+    """A department slug an import may not use; the message is safe to show and log."""
+
+
+def quote_value(value: str, limit: int = 40) -> str:
+    """A value for an error message: quoted and cut short, or withheld when the scanner finds
+    anything in it (a department or agent field is where careless agents paste secrets)."""
+    if scan_text(value):
+        return "(a value that looks unsafe, not shown)"
+    return repr(value if len(value) <= limit else value[: limit - 1] + "…")
+
+
 def valid_slug(value: str) -> bool:
     return bool(value) and slugify(value) == value
 
 
 class Directory:
-    """Departments and agents by name, created on first sight within the import transaction."""
+    """Departments and agents by name. Agents are created on first sight; a department only
+    when the person importing allows it (`create_departments`), so a typo or a value that is
+    no department never becomes one."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, create_departments: bool = False) -> None:
+        self.create_departments = create_departments
         # Events with ids from here on are not in the flows yet (the event import adds them
         # at its end); None: every event is.
         self.uncounted_from: int | None = None
@@ -71,10 +87,23 @@ class Directory:
         }
 
     def department_id(self, slug: str) -> int:
-        if slug not in self.departments:
-            dept = Department.objects.create(slug=slug, name=slug.replace("-", " ").title())
-            self.departments[slug] = dept.id
-        return self.departments[slug]
+        """The department's id; raises UnknownDepartment (a message for a person, quoting the
+        value only when it is safe to) when the slug is invalid or may not be created."""
+        if slug in self.departments:
+            return self.departments[slug]
+        if not valid_slug(slug) or len(slug) > 64:
+            raise UnknownDepartment(
+                f"department: {quote_value(slug)} is not a department slug "
+                "(lowercase letters, digits and hyphens, at most 64)"
+            )
+        if not self.create_departments:
+            raise UnknownDepartment(
+                f"department: no department {quote_value(slug)}; an admin creates it in the admin "
+                "or imports with --create-departments"
+            )
+        dept = Department.objects.create(slug=slug, name=slug.replace("-", " ").title())
+        self.departments[slug] = dept.id
+        return dept.id
 
     def agent(self, name: str, department_id: int | None) -> tuple[int, int | None]:
         """The agent's id and department, creating the agent or filling a missing department."""

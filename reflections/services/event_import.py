@@ -20,9 +20,10 @@ from reflections.services.batches import (
     Directory,
     ImportSummary,
     Progress,
+    UnknownDepartment,
     chunks,
     lock_imports,
-    valid_slug,
+    quote_value,
 )
 from reflections.services.counters import (
     count_useful_after_import,
@@ -112,6 +113,7 @@ def import_events(
     now: datetime | None = None,
     user=None,
     progress: Progress | None = None,
+    create_departments: bool = False,
 ) -> ImportSummary:
     """Import retrieval and task logs (JSONL or CSV) as one all-or-nothing batch.
 
@@ -129,7 +131,7 @@ def import_events(
     with transaction.atomic():
         lock_imports()
         refs = _ReflectionRefs()
-        directory = Directory()
+        directory = Directory(create_departments=create_departments)
         touched: set[int] = set()
         # Events get increasing ids, and imports are serialised: every event this batch
         # writes has an id above this one, which is how the rollup finds the days it touched.
@@ -217,25 +219,20 @@ def _import_retrievals(
                 summary.reject(
                     label,
                     item.line,
-                    f"reflection: unknown reflection {item.reflection_ref!r} "
+                    f"reflection: unknown reflection {quote_value(item.reflection_ref)} "
                     "(no source path, content hash or scenario id matches)",
                 )
                 continue
             dept_id = None
             if item.department:
                 if item.department not in department_ids:
-                    department_ids[item.department] = (
-                        directory.department_id(item.department)
-                        if valid_slug(item.department)
-                        else None
-                    )
+                    try:
+                        department_ids[item.department] = directory.department_id(item.department)
+                    except UnknownDepartment as problem:
+                        department_ids[item.department] = str(problem)
                 dept_id = department_ids[item.department]
-                if dept_id is None:
-                    summary.reject(
-                        label,
-                        item.line,
-                        f"department: {item.department!r} is not a department slug",
-                    )
+                if isinstance(dept_id, str):
+                    summary.reject(label, item.line, dept_id)
                     continue
             agent_id = directory.agent(item.agent, dept_id)[0]
             touched.add(reflection_id)

@@ -21,7 +21,9 @@ from reflections.services.batches import (
     Directory,
     ImportSummary,
     Progress,
+    UnknownDepartment,
     lock_imports,
+    quote_value,
     valid_slug,
 )
 from reflections.services.rollups import refresh_rollup_of_reflections, shift_flows_of_reflections
@@ -116,6 +118,7 @@ def import_reflections(
     user=None,
     progress_total: Callable[[int], None] | None = None,
     progress: Progress | None = None,
+    create_departments: bool = False,
 ) -> ImportSummary:
     """Import reflection files or whole workspace trees as one all-or-nothing batch.
 
@@ -126,7 +129,7 @@ def import_reflections(
     summary = ImportSummary()
     if default_department and not valid_slug(default_department):
         raise ValueError(
-            f"--default-department {default_department!r} is not a department slug "
+            f"--default-department {quote_value(default_department)} is not a department slug "
             "(lowercase letters, digits and hyphens)"
         )
 
@@ -150,7 +153,14 @@ def import_reflections(
     started = timezone.now()
     with transaction.atomic():
         lock_imports()
-        _write_reflections(list(parsed_by_path.values()), default_department, now, user, summary)
+        _write_reflections(
+            list(parsed_by_path.values()),
+            default_department,
+            now,
+            user,
+            summary,
+            create_departments=create_departments,
+        )
         ImportRun.objects.create(
             kind=ImportRun.Kind.REFLECTIONS,
             started_at=started,
@@ -187,8 +197,10 @@ def _write_reflections(
     now: datetime,
     user,
     summary: ImportSummary,
+    *,
+    create_departments: bool,
 ) -> None:
-    directory = Directory()
+    directory = Directory(create_departments=create_departments)
     # Learn agent → department from records that state both, so that protocol reflections
     # (which never name a department) of the same agent land in the right place.
     learned: dict[str, str] = {}
@@ -207,7 +219,11 @@ def _write_reflections(
                 dept_slug = learned.get(p.agent, "")
         dept_slug = dept_slug or (default_department or "")
         if not dept_slug:
-            who = f"agent {p.agent!r} has no department" if p.agent else "it names no agent"
+            who = (
+                f"agent {quote_value(p.agent)} has no department"
+                if p.agent
+                else "it names no agent"
+            )
             summary.reject(
                 p.source_path,
                 None,
@@ -215,15 +231,11 @@ def _write_reflections(
                 "the agent to a department in the admin",
             )
             continue
-        if not valid_slug(dept_slug):
-            summary.reject(
-                p.source_path,
-                None,
-                f"department: {dept_slug!r} is not a department slug "
-                "(lowercase letters, digits and hyphens)",
-            )
+        try:
+            dept_id = directory.department_id(dept_slug)
+        except UnknownDepartment as problem:
+            summary.reject(p.source_path, None, str(problem))
             continue
-        dept_id = directory.department_id(dept_slug)
         agent_id = directory.agent(p.agent, dept_id)[0] if p.agent else None
         rows.append((p, agent_id, dept_id))
 

@@ -10,7 +10,12 @@ from reflections import bulk
 from reflections.importers.base import ParsedTask, Rejection
 from reflections.importers.events import parse_task_lines
 from reflections.models import TaskInjection, TaskRun
-from reflections.services.batches import EVENT_CHUNK_ROWS, chunks, valid_slug
+from reflections.services.batches import (
+    EVENT_CHUNK_ROWS,
+    UnknownDepartment,
+    chunks,
+    quote_value,
+)
 from reflections.services.counters import remember_outcomes, shift_injection_counts
 
 TASK_STAGING = "staging_task"
@@ -53,16 +58,16 @@ def import_task_lines(
             if isinstance(item, Rejection):
                 summary.rejected.append(item)
                 continue
-            if not valid_slug(item.department):
-                summary.reject(
-                    label, item.line, f"department: {item.department!r} is not a department slug"
-                )
+            try:
+                dept_id = directory.department_id(item.department)
+            except UnknownDepartment as problem:
+                summary.reject(label, item.line, str(problem))
                 continue
             if item.task_id in seen:
                 summary.reject(
                     label,
                     item.line,
-                    f"task_id: {item.task_id!r} appears more than once in this file",
+                    f"task_id: {quote_value(item.task_id)} appears more than once in this file",
                 )
                 continue
             resolved = []
@@ -72,13 +77,12 @@ def import_task_lines(
                     summary.reject(
                         label,
                         item.line,
-                        f"reflections_injected[{index}]: unknown reflection {ref!r}",
+                        f"reflections_injected[{index}]: unknown reflection {quote_value(ref)}",
                     )
                     break
                 resolved.append(reflection_id)
             else:
                 seen.add(item.task_id)
-                dept_id = directory.department_id(item.department)
                 agent_id = directory.agent(item.agent, dept_id)[0]
                 for position, reflection_id in enumerate(dict.fromkeys(resolved)):
                     injections.append((item.task_id, reflection_id, position))

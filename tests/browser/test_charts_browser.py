@@ -119,8 +119,8 @@ def small_demo(tmp_path) -> dict:
 
     summary = write_workspace(tmp_path, scale="small")
     with open(os.devnull, "w") as quiet:
-        call_command("import_reflections", str(tmp_path), stdout=quiet)
-        call_command("import_events", str(tmp_path / "logs"), stdout=quiet)
+        call_command("import_reflections", "--create-departments", str(tmp_path), stdout=quiet)
+        call_command("import_events", "--create-departments", str(tmp_path / "logs"), stdout=quiet)
     end = datetime.fromisoformat(summary["end"]).replace(tzinfo=UTC)
     department = Department.objects.order_by("slug").first()
     reviewer = get_user_model().objects.create(username="rhea")

@@ -77,8 +77,8 @@ class TestModel:
 
 @pytest.mark.django_db
 def test_the_demo_ratings_are_seeded_once_with_the_planted_shapes(small):
-    run("import_reflections", str(small))
-    run("import_events", str(small / "logs"))
+    run("import_reflections", str(small), "--create-departments")
+    run("import_events", str(small / "logs"), "--create-departments")
     run("create_demo_users", "--password", "demo-pass-1")
     run("seed_demo_calibration")
     first = run("seed_demo_ratings", "--workspace", str(small))

@@ -36,8 +36,18 @@ def demo_workspace(tmp_path_factory):
 def test_the_demo_shows_its_planted_learning_shape(demo_workspace):
     root, summary = demo_workspace
     started = time.perf_counter()
-    call_command("import_reflections", str(root), stdout=open("/dev/null", "w"))  # noqa: SIM115
-    call_command("import_events", str(root / "logs"), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command(
+        "import_reflections",
+        "--create-departments",
+        str(root),
+        stdout=open("/dev/null", "w"),  # noqa: SIM115
+    )
+    call_command(
+        "import_events",
+        "--create-departments",
+        str(root / "logs"),
+        stdout=open("/dev/null", "w"),  # noqa: SIM115
+    )
     imported = time.perf_counter() - started
     start, end = date.fromisoformat(summary["start"]), date.fromisoformat(summary["end"])
     curves = learning.learning_curves(
@@ -105,8 +115,18 @@ def raw_usefulness(department_ids: list[int] | None) -> tuple[dict, list]:
 @pytest.mark.django_db
 def test_the_usefulness_aggregates_equal_grouping_the_raw_events(demo_workspace):
     root, _ = demo_workspace
-    call_command("import_reflections", str(root), stdout=open("/dev/null", "w"))  # noqa: SIM115
-    call_command("import_events", str(root / "logs"), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command(
+        "import_reflections",
+        "--create-departments",
+        str(root),
+        stdout=open("/dev/null", "w"),  # noqa: SIM115
+    )
+    call_command(
+        "import_events",
+        "--create-departments",
+        str(root / "logs"),
+        stdout=open("/dev/null", "w"),  # noqa: SIM115
+    )
     departments = list(Department.objects.all())
     slugs = {d.pk: d.slug for d in departments}
     assert RetrievalEvent.objects.count() > 1000

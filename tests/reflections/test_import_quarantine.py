@@ -34,7 +34,9 @@ def workspace(tmp_path, samples):
 
 
 def test_a_reflection_with_a_secret_is_imported_quarantined_with_its_findings(workspace):
-    summary = import_reflections(paths=[workspace], default_department="research", now=NOW)
+    summary = import_reflections(
+        create_departments=True, paths=[workspace], default_department="research", now=NOW
+    )
 
     reflection = Reflection.objects.get(source_path=PATH)
     assert reflection.state == State.QUARANTINED and reflection.multiplier == 0
@@ -47,7 +49,9 @@ def test_a_reflection_with_a_secret_is_imported_quarantined_with_its_findings(wo
 
 
 def test_findings_and_history_never_hold_the_secret_value(workspace):
-    import_reflections(paths=[workspace], default_department="research", now=NOW)
+    import_reflections(
+        create_departments=True, paths=[workspace], default_department="research", now=NOW
+    )
 
     stored = json.dumps(list(ScanFinding.objects.values()), default=str) + json.dumps(
         list(ReflectionHistory.objects.values_list("reason", flat=True))
@@ -57,7 +61,14 @@ def test_findings_and_history_never_hold_the_secret_value(workspace):
 
 
 def test_the_import_command_reports_quarantined_reflections_in_json(workspace, capsys):
-    call_command("import_reflections", str(workspace), "--default-department", "research", "--json")
+    call_command(
+        "import_reflections",
+        "--create-departments",
+        str(workspace),
+        "--default-department",
+        "research",
+        "--json",
+    )
 
     output = capsys.readouterr().out
     assert json.loads(output)["quarantined"] == 1
@@ -70,7 +81,12 @@ def test_a_rejection_that_quotes_a_secret_is_masked(tmp_path, capsys):
     bad.write_text(f"# Lesson: 2026-05-02 - ops-agent - use {SECRET}\n\n## What happened?\nx\n")
 
     call_command(
-        "import_reflections", str(tmp_path / "ws"), "--default-department", "ops", "--json"
+        "import_reflections",
+        "--create-departments",
+        str(tmp_path / "ws"),
+        "--default-department",
+        "ops",
+        "--json",
     )
 
     result = json.loads(capsys.readouterr().out)
@@ -79,10 +95,14 @@ def test_a_rejection_that_quotes_a_secret_is_masked(tmp_path, capsys):
 
 
 def test_reimporting_a_quarantined_reflection_adds_no_duplicate_findings(workspace):
-    import_reflections(paths=[workspace], default_department="research", now=NOW)
+    import_reflections(
+        create_departments=True, paths=[workspace], default_department="research", now=NOW
+    )
     count = ScanFinding.objects.count()
 
-    again = import_reflections(paths=[workspace], default_department="research", now=NOW)
+    again = import_reflections(
+        create_departments=True, paths=[workspace], default_department="research", now=NOW
+    )
 
     assert again.unchanged == 10 and again.details["quarantined"] == 0
     assert ScanFinding.objects.count() == count
@@ -110,7 +130,13 @@ def test_scan_reflections_quarantines_a_stored_reflection_once(capsys):
 
 def test_neither_the_export_nor_the_logs_carry_the_secret(workspace, capsys, caplog):
     caplog.set_level("DEBUG")
-    call_command("import_reflections", str(workspace), "--default-department", "research")
+    call_command(
+        "import_reflections",
+        "--create-departments",
+        str(workspace),
+        "--default-department",
+        "research",
+    )
     call_command("export_reflections", "--format", "jsonl")
     call_command("export_reflections", "--format", "csv")
 
@@ -123,11 +149,13 @@ def test_neither_the_export_nor_the_logs_carry_the_secret(workspace, capsys, cap
 def test_a_clean_file_that_gains_a_secret_is_quarantined_on_reimport(tmp_path, samples):
     ws = tmp_path / "ws"
     shutil.copytree(samples, ws, symlinks=True)
-    import_reflections(paths=[ws], default_department="research", now=NOW)
+    import_reflections(create_departments=True, paths=[ws], default_department="research", now=NOW)
     path = ws / "memory/reflexions/2026-05/21-sal-20260521-0107.md"
     path.write_text(path.read_text().replace("a feature list.", f"a feature list; key {SECRET}."))
 
-    summary = import_reflections(paths=[ws], default_department="research", now=NOW)
+    summary = import_reflections(
+        create_departments=True, paths=[ws], default_department="research", now=NOW
+    )
 
     reflection = Reflection.objects.get(
         source_path="memory/reflexions/2026-05/21-sal-20260521-0107.md"

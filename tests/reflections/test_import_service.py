@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from reflections.models import (
     Agent,
@@ -20,26 +18,15 @@ from reflections.models import (
     TaskRun,
 )
 from reflections.services.counters import refresh_retrieval_counters
-from reflections.services.event_import import import_events
 from reflections.services.reflection_import import import_reflections
+from tests.reflections.import_support import import_logs, import_ws
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
-@pytest.fixture
-def workspace(tmp_path, samples) -> Path:
-    """A private copy of the sample inputs, so tests may change files."""
-    ws = tmp_path / "ws"
-    shutil.copytree(samples, ws, symlinks=True)
-    return ws
-
-
-def import_ws(ws: Path, *paths: str, **kwargs):
-    targets = [ws / p for p in paths] if paths else [ws]
-    kwargs.setdefault("default_department", "research")
-    return import_reflections(paths=targets, now=NOW, **kwargs)
+pytestmark = pytest.mark.django_db
 
 
 def test_importing_the_samples_creates_one_reflection_per_file_and_heuristic(workspace):
@@ -143,7 +130,9 @@ def test_a_file_that_gains_a_deprecation_deprecates_its_reflection(workspace):
 
 
 def test_a_protocol_reflection_without_any_department_is_rejected_with_advice(workspace):
-    summary = import_reflections(paths=[workspace / "memory/reflections"], now=NOW)
+    summary = import_reflections(
+        create_departments=True, paths=[workspace / "memory/reflections"], now=NOW
+    )
 
     assert summary.created == 0
     assert {r.path for r in summary.rejected} == set(
@@ -161,7 +150,12 @@ def test_an_agent_learns_its_department_from_records_that_name_both(workspace):
         " line first.\n\n## Why it worked\nThe fee is its own ledger line.\n"
     )
 
-    import_reflections(paths=[workspace / "memory"], now=NOW, default_department="research")
+    import_reflections(
+        create_departments=True,
+        paths=[workspace / "memory"],
+        now=NOW,
+        default_department="research",
+    )
 
     assert (
         Reflection.objects.get(source_path__endswith="classify-fx-fees.md").department.slug
@@ -199,15 +193,6 @@ def test_a_failure_while_writing_leaves_nothing_half_written(workspace, monkeypa
 
     assert Reflection.objects.count() == 0
     assert Agent.objects.count() == 0
-
-
-# --------------------------------------------------------------------------- logs
-
-
-def import_logs(ws: Path, *names: str):
-    return import_events(
-        paths=[ws / "logs" / n for n in names] if names else [ws / "logs"], now=NOW
-    )
 
 
 def test_logs_import_retrievals_and_tasks_with_their_injections(workspace):
@@ -340,80 +325,3 @@ def test_counter_refresh_equals_a_recount(workspace):
         events = reflection.retrievals.order_by("-retrieved_at")
         assert reflection.retrieval_count == events.count()
         assert reflection.last_retrieved_at == (events[0].retrieved_at if events else None)
-
-
-# --------------------------------------------------------------------------- commands
-
-
-def test_import_commands_print_one_json_object(workspace, capsys):
-    call_command("import_reflections", str(workspace), "--default-department", "research", "--json")
-    reflections = json.loads(capsys.readouterr().out)
-    call_command("import_events", str(workspace / "logs"), "--json")
-    events = json.loads(capsys.readouterr().out)
-
-    assert {"created", "updated", "unchanged", "rejected"} <= reflections.keys()
-    assert reflections["created"] == 9
-    assert events["created"] == 7 and events["rejected"] == []
-
-
-def test_import_command_summarises_rejections_for_people(workspace, capsys):
-    (workspace / "memory/reflexions/2026-05/23-empty-0001.md").write_bytes(b"")
-
-    call_command("import_reflections", str(workspace), "--default-department", "research")
-
-    out = capsys.readouterr().out
-    assert "9 created" in out and "1 rejected" in out
-    assert "memory/reflexions/2026-05/23-empty-0001.md" in out
-
-
-def test_export_writes_one_record_per_reflection_with_state_and_counters(workspace, capsys):
-    import_ws(workspace)
-    import_logs(workspace)
-
-    call_command("export_reflections", "--department", "finance")
-    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    call_command("export_reflections", "--format", "csv")
-    csv_lines = capsys.readouterr().out.splitlines()
-
-    assert record["source_path"] == "memory/reflexions/2026-05/14-fin-20260514-0031.md"
-    assert (record["state"], record["multiplier"], record["retrieval_count"]) == ("active", 1.0, 2)
-    assert record["last_retrieved_at"] == "2026-05-27T14:40:00+00:00"
-    for key in (
-        "content_hash",
-        "department",
-        "agent",
-        "kind",
-        "outcome",
-        "created_at",
-        "deprecated_reason",
-    ):
-        assert key in record
-    assert csv_lines[0].startswith("source_path,content_hash,department,agent")
-    assert len(csv_lines) == 1 + Reflection.objects.count()
-
-
-def test_a_log_that_grew_since_the_last_import_adds_only_its_new_lines(workspace):
-    import_ws(workspace)
-    import_logs(workspace, "retrievals.jsonl")
-    log = workspace / "logs/retrievals.jsonl"
-    first_line = log.read_text().splitlines()[0]
-    new_line = json.loads(first_line) | {"task_id": "fin-20260601-0001"}
-    log.write_text(log.read_text() + json.dumps(new_line) + "\n")
-
-    again = import_logs(workspace, "retrievals.jsonl")
-
-    assert again.details["retrievals"] == {"created": 1, "unchanged": 3}
-    finance = Reflection.objects.get(source_path=new_line["reflection"])
-    assert finance.retrieval_count == finance.retrievals.count() == 3
-
-
-def test_a_line_repeated_within_one_log_is_stored_once(workspace):
-    import_ws(workspace)
-    log = workspace / "logs/retrievals.jsonl"
-    first_line = log.read_text().splitlines()[0]
-    log.write_text(log.read_text() + first_line + "\n")
-
-    summary = import_logs(workspace, "retrievals.jsonl")
-
-    assert summary.details["retrievals"] == {"created": 3, "unchanged": 1}
-    assert RetrievalEvent.objects.count() == 3

@@ -22,7 +22,9 @@ HEURISTIC = "heuristics/gaia2-universe-27.jsonl#scenario_universe_27_9aqrhh"
 
 
 def import_ws(ws: Path):
-    return import_reflections(paths=[ws], default_department="research", now=NOW)
+    return import_reflections(
+        create_departments=True, paths=[ws], default_department="research", now=NOW
+    )
 
 
 def make_cycle(department, quarter: str = "2026Q4") -> ReviewCycle:

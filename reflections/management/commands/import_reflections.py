@@ -18,9 +18,15 @@ class Command(BaseCommand):
             "--default-department",
             help="department for reflections whose agent has none (protocol Markdown names none)",
         )
+        parser.add_argument(
+            "--create-departments",
+            action="store_true",
+            help="create departments the files name that do not exist yet (otherwise each such "
+            "file or line is rejected)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
-    def handle(self, *args, paths, default_department, json, **options):
+    def handle(self, *args, paths, default_department, create_departments, json, **options):
         missing = [str(p) for p in paths if not p.exists() and not p.is_symlink()]
         if missing:
             raise CommandError(f"no such file or directory: {', '.join(missing)}")
@@ -29,6 +35,7 @@ class Command(BaseCommand):
             summary = import_reflections(
                 paths=paths,
                 default_department=default_department,
+                create_departments=create_departments,
                 progress_total=lambda n: bar.reset(total=n),
                 progress=bar.update,
             )

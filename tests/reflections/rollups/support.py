@@ -32,7 +32,7 @@ def imported_samples(tmp_path, samples) -> Path:
     shutil.copytree(samples, ws, symlinks=True)
     for log in (ws / "logs").iterdir():
         log.unlink()
-    import_reflections(paths=[ws], default_department="research", now=NOW)
+    import_reflections(create_departments=True, paths=[ws], default_department="research", now=NOW)
     return ws
 
 
@@ -48,7 +48,7 @@ def append(ws: Path, *lines: dict) -> None:
 
 
 def import_log(ws: Path):
-    return import_events(paths=[ws / "logs" / "retrievals.jsonl"], now=NOW)
+    return import_events(create_departments=True, paths=[ws / "logs" / "retrievals.jsonl"], now=NOW)
 
 
 def recount() -> dict[tuple[int, date, int], tuple[int, int]]:
@@ -104,7 +104,7 @@ def write_tasks(ws: Path, *tasks: dict) -> Path:
 
 
 def import_tasks(ws: Path):
-    return import_events(paths=[ws / "logs" / "tasks.jsonl"], now=NOW)
+    return import_events(create_departments=True, paths=[ws / "logs" / "tasks.jsonl"], now=NOW)
 
 
 def useful_recount() -> dict[int, int]:

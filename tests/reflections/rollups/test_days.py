@@ -186,7 +186,9 @@ def test_a_reflection_that_changes_author_is_recounted(workspace):
     path = workspace / FINANCE
     path.write_text(path.read_text().replace("agent: finance-agent", "agent: audit-agent"))
 
-    import_reflections(paths=[workspace], default_department="research", now=NOW)
+    import_reflections(
+        create_departments=True, paths=[workspace], default_department="research", now=NOW
+    )
 
     assert days_of(FINANCE) == {date(2026, 5, 20): (2, 2)}
     assert rollup() == recount()

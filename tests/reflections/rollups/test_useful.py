@@ -48,10 +48,10 @@ def test_useful_counts_and_flows_equal_a_recount_whichever_log_comes_first(works
     retrievals, tasks = workspace / "logs" / "retrievals.jsonl", write_tasks(workspace, *TASKS)
 
     if order == "one import":
-        import_events(paths=[tasks, retrievals], now=NOW)
+        import_events(create_departments=True, paths=[tasks, retrievals], now=NOW)
     else:
         for log in [retrievals, tasks] if order == "retrievals first" else [tasks, retrievals]:
-            import_events(paths=[log], now=NOW)
+            import_events(create_departments=True, paths=[log], now=NOW)
 
     assert useful() == useful_recount()
     assert (useful_of(FINANCE), useful_of(SALES)) == (2, 1)
@@ -65,10 +65,10 @@ def test_useful_counts_and_flows_equal_a_recount_whichever_log_comes_first(works
 def test_reimporting_both_logs_leaves_useful_counts_and_flows_as_they_were(workspace):
     append(workspace, *RETRIEVALS)
     logs = [workspace / "logs" / "retrievals.jsonl", write_tasks(workspace, *TASKS)]
-    import_events(paths=logs, now=NOW)
+    import_events(create_departments=True, paths=logs, now=NOW)
     before = (useful(), flows())
 
-    again = import_events(paths=logs, now=NOW)
+    again = import_events(create_departments=True, paths=logs, now=NOW)
 
     assert again.created == again.updated == 0
     assert (useful(), flows()) == before == (useful_recount(), flows_recount())
@@ -96,7 +96,9 @@ def test_a_task_outcome_that_changes_moves_its_retrievals_in_or_out_of_useful(wo
     append(workspace, *RETRIEVALS)
     write_tasks(workspace, *TASKS)
     import_events(
-        paths=[workspace / "logs" / "retrievals.jsonl", workspace / "logs" / "tasks.jsonl"], now=NOW
+        create_departments=True,
+        paths=[workspace / "logs" / "retrievals.jsonl", workspace / "logs" / "tasks.jsonl"],
+        now=NOW,
     )
     assert useful_of(FINANCE) == 2  # ok1, ok2
     # The same import brings the changed outcomes and new retrievals of the changed tasks.
@@ -105,7 +107,9 @@ def test_a_task_outcome_that_changes_moves_its_retrievals_in_or_out_of_useful(wo
     write_tasks(workspace, task("ok1", "failure"), task("ok2", "success"), task("bad", "success"))
 
     summary = import_events(
-        paths=[workspace / "logs" / "tasks.jsonl", workspace / "logs" / "retrievals.jsonl"], now=NOW
+        create_departments=True,
+        paths=[workspace / "logs" / "tasks.jsonl", workspace / "logs" / "retrievals.jsonl"],
+        now=NOW,
     )
 
     assert summary.details["tasks"]["updated"] == 2
@@ -124,7 +128,9 @@ def test_an_agent_that_gets_a_department_moves_its_flows(workspace):
     write_tasks(workspace, task("t1", "success", agent="audit-agent", dept="sales"))
 
     import_events(
-        paths=[workspace / "logs" / "retrievals.jsonl", workspace / "logs" / "tasks.jsonl"], now=NOW
+        create_departments=True,
+        paths=[workspace / "logs" / "retrievals.jsonl", workspace / "logs" / "tasks.jsonl"],
+        now=NOW,
     )
 
     assert (
@@ -143,7 +149,9 @@ def test_a_reflection_that_moves_department_moves_its_flows(workspace):
     path = workspace / FINANCE
     path.write_text(path.read_text().replace("department: finance", "department: sales"))
 
-    import_reflections(paths=[workspace], default_department="research", now=NOW)
+    import_reflections(
+        create_departments=True, paths=[workspace], default_department="research", now=NOW
+    )
 
     assert Reflection.objects.get(source_path=FINANCE).department.slug == "sales"
     assert flows() == flows_recount()
