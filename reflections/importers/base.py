@@ -1,15 +1,12 @@
 """The shapes every importer produces: parsed rows, rejections, and the text rules they share.
 
-Parsers are pure: text (and a clock) in, dataclasses out. Nothing here touches the database.
-"""
+Parsers are pure: text (and a clock) in, dataclasses out. Nothing here touches the database."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-
-import yaml
 
 FORMAT_PROTOCOL = "protocol_md"
 FORMAT_FRONTMATTER = "frontmatter_md"
@@ -145,6 +142,30 @@ def content_hash(text: str) -> str:
 FUTURE_TOLERANCE = timedelta(hours=24)
 
 
+# The longest value each field may hold: what its database column stores.
+FIELD_LIMITS = {
+    "source_path": 512,
+    "agent": 128,
+    "department": 64,
+    "task_type": 128,
+    "task_id": 255,
+    "model_used": 128,
+    "external_id": 255,
+}
+MAX_LIST_ITEMS = 100
+
+
+def check_field_limits(parsed: ParsedReflection) -> None:
+    """Every field fits where it is stored; the reason names the field and its length."""
+    for name, limit in FIELD_LIMITS.items():
+        value = getattr(parsed, name)
+        if len(value) > limit:
+            raise ParseError(f"is {len(value):,} characters; the limit is {limit}", field=name)
+    for name in ("tags", "skills", "tools"):
+        if len(getattr(parsed, name)) > MAX_LIST_ITEMS:
+            raise ParseError(f"holds more than {MAX_LIST_ITEMS} items", field=name)
+
+
 def show(value: object, limit: int = 60) -> str:
     """A short quoted rendering of a bad value for an error message."""
     text = repr(value)
@@ -181,7 +202,16 @@ def parse_when(value: object, *, field: str, now: datetime, line: int | None = N
     return when
 
 
+# No agent wrote a reflection before this: an earlier date is a typo or a forged record, and
+# would sit at the far end of every chart.
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+
+
 def check_not_future(when: datetime, *, now: datetime, field: str, line: int | None = None) -> None:
+    if when < EARLIEST:
+        raise ParseError(
+            f"date {when.date().isoformat()} is before {EARLIEST.year}", line=line, field=field
+        )
     if when > as_utc(now) + FUTURE_TOLERANCE:
         raise ParseError(
             f"created date {when.date().isoformat()} is in the future", line=line, field=field
@@ -345,37 +375,3 @@ def split_sections(
 
 def _block(lines: list[str]) -> str:
     return "\n".join(lines).strip("\n").rstrip()
-
-
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_yaml_mapping(source: str) -> dict:
-    """A front matter block (the lines between the `---`s, file line 2 on) as a dict."""
-    try:
-        # A safe loader only builds plain data: a reflection file must never run code on
-        # import. The libyaml one is ~10x faster, which matters at 100,000 files.
-        meta = yaml.load(source, Loader=_SAFE_LOADER)  # noqa: S506 - a SafeLoader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        raise ParseError(
-            f"invalid YAML: {problem}" + (f" ({context})" if context else ""),
-            # The mark counts from 0 inside the front matter, which starts on file line 2.
-            # libyaml marks an unexpected end of input one line past the end: clamp it.
-            line=min(mark.line, source.count("\n")) + 2 if mark is not None else None,
-            field="front matter",
-        ) from None
-    except RecursionError:
-        raise ParseError("invalid YAML: nested too deeply", field="front matter") from None
-    if meta is None:
-        return {}
-    if not isinstance(meta, dict):
-        raise ParseError(
-            f"must be a mapping of keys to values (task_type: …, outcome: …), "
-            f"found a {type(meta).__name__}",
-            line=2,
-            field="front matter",
-        )
-    return meta

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import PurePosixPath
 
@@ -20,18 +19,12 @@ from reflections.importers.base import (
     parse_when,
     show,
 )
+from reflections.importers.decoding import load_json
 from reflections.importers.tools import extract_tools
 
 
 def parse_episodic(text: str, *, source_path: str, now: datetime) -> ParsedReflection:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(
-            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", line=exc.lineno
-        ) from None
-    except RecursionError:
-        raise ParseError("invalid JSON: nested too deeply") from None
+    data = load_json(text)
     if not isinstance(data, dict):
         raise ParseError(f"the file must hold one JSON object, found {type(data).__name__}")
 

@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from reflections.importers.base import (
+    FIELD_LIMITS,
     FUTURE_TOLERANCE,
+    MAX_LIST_ITEMS,
     OUTCOMES,
     ParsedRetrieval,
     ParsedTask,
@@ -25,6 +27,9 @@ LogKind = Literal["retrieval", "task"]
 RETRIEVAL_REQUIRED = ("reflection", "retrieved_at", "task_id", "agent")
 TASK_REQUIRED = ("task_id", "agent", "department", "task_type", "finished_at", "outcome")
 _OUTCOMES = frozenset(OUTCOMES)
+# The longest value each field may hold: what its column stores (FIELD_LIMITS) and, for a
+# reference to a reflection, a source path with its '#n' item suffix.
+LIMITS = {**FIELD_LIMITS, "reflection": FIELD_LIMITS["source_path"] + 8, "failure_mode": 128}
 _fromisoformat = datetime.fromisoformat
 
 
@@ -57,11 +62,11 @@ def parse_retrieval_lines(
             # pinned by the tests, which read every field back by name.
             yield ParsedRetrieval(
                 line_no,
-                _text(rec, "reflection"),
+                _text(rec, "reflection", LIMITS["reflection"]),
                 _timestamp(rec, "retrieved_at", limit),
-                _text(rec, "task_id"),
-                _text(rec, "agent"),
-                _optional_text(rec, "department"),
+                _text(rec, "task_id", LIMITS["task_id"]),
+                _text(rec, "agent", LIMITS["agent"]),
+                _optional_text(rec, "department", LIMITS["department"]),
                 _rank(rec.get("rank")),
                 _score(rec.get("score")),
             )
@@ -81,17 +86,17 @@ def parse_task_lines(
         line_no, rec = item
         try:
             outcome = rec.get("outcome")
-            if outcome not in _OUTCOMES:
+            if type(outcome) is not str or outcome not in _OUTCOMES:
                 outcome = _outcome(outcome)
             yield ParsedTask(
                 line_no,
-                _text(rec, "task_id"),
-                _text(rec, "agent"),
-                _text(rec, "department"),
-                _text(rec, "task_type"),
+                _text(rec, "task_id", LIMITS["task_id"]),
+                _text(rec, "agent", LIMITS["agent"]),
+                _text(rec, "department", LIMITS["department"]),
+                _text(rec, "task_type", LIMITS["task_type"]),
                 _timestamp(rec, "finished_at", limit),
                 outcome,
-                _optional_text(rec, "failure_mode"),
+                _optional_text(rec, "failure_mode", LIMITS["failure_mode"]),
                 _confidence(rec.get("confidence_at_start")),
                 split(rec.get("reflections_injected"), "reflections_injected"),
                 split(rec.get("tools_used"), "tools_used"),
@@ -168,24 +173,42 @@ def _records(
 # return; the messages are only built for the rare bad line.
 
 
-def _text(rec: dict, field: str) -> str:
+def _text(rec: dict, field: str, limit: int) -> str:
     value = rec.get(field)
     if type(value) is str:
         value = value.strip()
-        if value:
+        if value and len(value) <= limit and "\x00" not in value and value.isascii():
             return value
+        if value:
+            return _checked(value, field, limit)
     if value is None or value == "":
         raise _Bad(f"{field}: is missing")
     raise _Bad(f"{field}: expected text, got {show(value)}")
 
 
-def _optional_text(rec: dict, field: str) -> str:
+def _optional_text(rec: dict, field: str, limit: int) -> str:
     value = rec.get(field)
     if value is None:
         return ""
     if type(value) is str:
-        return value.strip()
+        value = value.strip()
+        if len(value) <= limit and "\x00" not in value and value.isascii():
+            return value
+        return _checked(value, field, limit)
     raise _Bad(f"{field}: expected text, got {show(value)}")
+
+
+def _checked(value: str, field: str, limit: int) -> str:
+    """The slow path of a text field: its length, NUL bytes and lone surrogates."""
+    if len(value) > limit:
+        raise _Bad(f"{field}: is {len(value):,} characters; the limit is {limit}")
+    if "\x00" in value:
+        raise _Bad(f"{field}: contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _Bad(f"{field}: contains a lone surrogate (U+D800 to U+DFFF), not text") from None
+    return value
 
 
 def _timestamp(rec: dict, field: str, limit: datetime) -> datetime:
@@ -267,7 +290,7 @@ def _json_list(value: object, field: str) -> list[str]:
     if value is None:
         return []
     if type(value) is list and all(type(v) is str for v in value):
-        return [v.strip() for v in value if v.strip()]
+        return _items(value, field)
     raise _Bad(f"{field}: expected a list of text items, got {show(value)}")
 
 
@@ -281,4 +304,16 @@ def _csv_list(value: object, field: str) -> list[str]:
             return _json_list(json.loads(text), field)
         except (ValueError, RecursionError):
             raise _Bad(f"{field}: {show(text)} is not a JSON list") from None
-    return [part.strip() for part in text.split(";") if part.strip()]
+    return _items(text.split(";"), field)
+
+
+def _items(values: list[str], field: str) -> list[str]:
+    """The non-blank items of a list field, each checked like a text field."""
+    if len(values) > MAX_LIST_ITEMS:
+        raise _Bad(f"{field}: holds {len(values):,} items; the limit is {MAX_LIST_ITEMS}")
+    limit = LIMITS["reflection"]
+    return [
+        v if len(v) <= limit and "\x00" not in v and v.isascii() else _checked(v, field, limit)
+        for v in (v.strip() for v in values)
+        if v
+    ]

@@ -20,11 +20,11 @@ from reflections.importers.base import (
     clean_unit,
     content_hash,
     first_sentence,
-    load_yaml_mapping,
     parse_when,
     show,
     split_sections,
 )
+from reflections.importers.decoding import load_yaml_mapping
 from reflections.importers.tools import extract_tools
 
 SECTIONS = ("What happened?", "Why?", "What rule should I remember?")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -18,6 +17,7 @@ from reflections.importers.base import (
     parse_when,
     show,
 )
+from reflections.importers.decoding import load_json
 from reflections.importers.tools import extract_tools
 
 REWARDS = ("success", "failure")
@@ -55,12 +55,7 @@ def parse_heuristic_line(
     """One line of a heuristic file; ParseError reasons name the field."""
     text = raw.strip()
     line = line_no
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(f"invalid JSON: {exc.msg} (column {exc.colno})", line=line) from None
-    except RecursionError:
-        raise ParseError("invalid JSON: nested too deeply", line=line) from None
+    data = load_json(text, line=line)
     if not isinstance(data, dict):
         raise ParseError(
             f"expected one JSON object per line, found {type(data).__name__}", line=line

@@ -16,10 +16,10 @@ from reflections.importers.base import (
     clean_bool,
     clean_str,
     content_hash,
-    load_yaml_mapping,
     show,
     split_sections,
 )
+from reflections.importers.decoding import load_yaml_mapping
 from reflections.importers.tools import extract_tools
 
 FULL_REFLECTION = (

@@ -21,6 +21,7 @@ from reflections.importers.base import (
     ParsedTask,
     ParseError,
     Rejection,
+    check_field_limits,
     normalise_text,
 )
 from reflections.importers.episodic import parse_episodic
@@ -65,11 +66,20 @@ def parse_text(
     """Parse normalised text; a ParseError becomes a Rejection naming the path and line."""
     try:
         result = FORMAT_PARSERS[fmt](text, source_path=source_path, now=now)
-        if isinstance(result, ParsedReflection):
-            return [result]
-        return list(result)
+        items = [result] if isinstance(result, ParsedReflection) else list(result)
     except ParseError as exc:
         return [Rejection(source_path, exc.line, exc.reason)]
+    if not items:
+        # A file that yields nothing (a heuristic file of blank lines) is reported, never
+        # skipped without a word.
+        return [Rejection(source_path, None, "the file holds no reflection")]
+    for index, item in enumerate(items):
+        if isinstance(item, ParsedReflection):
+            try:
+                check_field_limits(item)
+            except ParseError as exc:
+                items[index] = Rejection(item.source_path, exc.line, exc.reason)
+    return items
 
 
 def parse_bytes(

@@ -245,7 +245,12 @@ class _Walk:
             self.reject(source_path, f"cannot read the file: {exc.strerror or exc}")
             return
         in_tree = _in_conventional_tree(source_path)
-        expected = explicit or in_tree or (suffix == ".md" and source_path.startswith("memory/"))
+        expected = (
+            explicit
+            or in_tree
+            or (suffix == ".md" and source_path.startswith("memory/"))
+            or (suffix == ".jsonl" and _looks_heuristic(source_path, head))
+        )
         if b"\x00" in head[:8192]:
             if expected or suffix in TEXT_REFLECTION_SUFFIXES:
                 self.reject(source_path, _BINARY)
@@ -293,6 +298,15 @@ def _format_follows_from_content(source_path: str, suffix: str) -> bool:
 
 def _in_conventional_tree(source_path: str) -> bool:
     return source_path.startswith(("memory/reflections/", "memory/reflexions/", ".aiwg/ralph/"))
+
+
+def _looks_heuristic(source_path: str, head: bytes) -> bool:
+    """A .jsonl file meant as heuristics: in a heuristics/ folder or naming their keys.
+
+    Such a file that cannot be read as heuristics is reported; other .jsonl files (logs,
+    datasets) are none of the importer's business.
+    """
+    return "heuristics/" in source_path.lower() or b'"scenario_id"' in head
 
 
 def _first_line(head: bytes) -> bytes:

@@ -11,9 +11,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from reflections.importers.base import (
-    content_hash,
-)
+from reflections.importers.base import content_hash
 from reflections.models import Reflection, ReflectionHistory, State
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.selectors.export import DEPRECATING_VERDICTS, deprecation_items

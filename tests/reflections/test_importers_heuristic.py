@@ -5,12 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from reflections.importers.base import (
-    FORMAT_HEURISTIC,
-    ParsedReflection,
-    Rejection,
-    content_hash,
-)
+from reflections.importers.base import FORMAT_HEURISTIC, ParsedReflection, Rejection, content_hash
 from reflections.importers.heuristic import parse_heuristic_file
 from tests.conftest import SAMPLES
 
