@@ -10,9 +10,11 @@ from reflections.models import (
     ReflectionHistory,
     RetrievalEvent,
     ScanFinding,
+    State,
     TaskInjection,
     TaskRun,
 )
+from reflections.services.quarantine import masked_text
 
 
 @admin.register(Department)
@@ -45,7 +47,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(Reflection)
 class ReflectionAdmin(ReadOnlyAdmin):
     list_display = [
-        "source_path",
+        "path",
         "department",
         "agent",
         "kind",
@@ -58,6 +60,20 @@ class ReflectionAdmin(ReadOnlyAdmin):
     search_fields = ["source_path", "title", "content_hash", "external_id"]
     list_select_related = ["department", "agent"]
     show_full_result_count = False
+    # The text as written never reaches the admin: a quarantined reflection's is shown
+    # masked, as the quarantine page shows it (its other columns are stored masked).
+    exclude = ["original_text", "sections", "body", "source_path"]
+    readonly_fields = ["path", "text"]
+
+    @admin.display(description="source path")
+    def path(self, obj: Reflection) -> str:
+        return obj.shown_path
+
+    @admin.display(description="text (masked while quarantined)")
+    def text(self, obj: Reflection) -> str:
+        if obj.state == State.QUARANTINED:
+            return masked_text(obj)
+        return obj.original_text
 
 
 @admin.register(RetrievalEvent)

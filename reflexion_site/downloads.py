@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from datetime import UTC, datetime
 
 from django.http import HttpResponse
@@ -12,11 +13,29 @@ from django.http import HttpResponse
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_attachment(filename: str):
-    """An empty CSV download named `filename`, and a writer into it (CRLF, as RFC 4180)."""
+# A plain number: left as it is, so a negative lift stays a number in the spreadsheet.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+class SafeCsvWriter:
+    """csv.writer with every cell made `spreadsheet_safe`: no export can forget it."""
+
+    def __init__(self, stream, *, lineterminator: str = "\r\n") -> None:
+        self._writer = csv.writer(stream, lineterminator=lineterminator)
+
+    def writerow(self, row) -> None:
+        self._writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+    def writerows(self, rows) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def csv_attachment(filename: str) -> tuple[HttpResponse, SafeCsvWriter]:
+    """An empty CSV download named `filename`, and a safe writer into it (CRLF, RFC 4180)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response, lineterminator="\r\n")
+    return response, SafeCsvWriter(response)
 
 
 def iso_utc(value: datetime | None) -> str:
@@ -27,6 +46,9 @@ def iso_utc(value: datetime | None) -> str:
 
 
 def spreadsheet_safe(value: object) -> str:
-    """A cell a spreadsheet shows as text: a leading quote disarms a would-be formula."""
+    """A cell a spreadsheet shows as text: a leading quote disarms a would-be formula (a
+    plain number is left alone)."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    if text.startswith(_FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
-from reflexion_site.downloads import csv_attachment, spreadsheet_safe
+from reflexion_site.downloads import csv_attachment
 
 INSIGHT_ROLES = (MANAGER, ADMIN)
 # Managers and admins oversee every department (reflections.access): no per-department scope.
@@ -74,7 +74,8 @@ def csv_response(filename: str, header: Iterable[str], rows: Iterable[Iterable])
 
 
 def csv_cell(value) -> str:
-    """Numbers stay numbers (a negative change is not a formula); text is disarmed."""
+    """A value as a cell: numbers rounded, booleans and dates spelled out (the writer
+    disarms text that would run as a formula)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -85,7 +86,7 @@ def csv_cell(value) -> str:
         return str(value)
     if isinstance(value, date):
         return value.isoformat()
-    return spreadsheet_safe(value)
+    return str(value)  # the writer disarms it
 
 
 def table_download(

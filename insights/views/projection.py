@@ -13,7 +13,7 @@ from insights.projection import MIN_WEEKS, Projection, fit_projection
 from insights.selectors.projection import WeekRow, weekly_success
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
-from reflexion_site.downloads import csv_attachment, spreadsheet_safe
+from reflexion_site.downloads import csv_attachment
 
 # Learning curves compare departments with each other: for the people who run them.
 PROJECTION_ROLES = (MANAGER, ADMIN)
@@ -99,9 +99,8 @@ def _weeks_csv(weeks: list[WeekRow], fitted: dict, department: Department | None
     name = department.slug if department else "all-departments"
     response, writer = csv_attachment(f"weekly-success-{name}.csv")
     writer.writerow(CSV_FIELDS)
-    label = spreadsheet_safe(department.slug if department else "all")
+    label = department.slug if department else "all"
     for w in weeks:
-        # The department slug is the only text a person chose: it is disarmed; the rest is ours.
         fit = fitted.get(w.week)
         writer.writerow(
             [label, w.week.isoformat(), w.finished, w.successes, w.partials, w.failures,

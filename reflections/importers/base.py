@@ -78,7 +78,12 @@ class ParsedReflection:
 
     @property
     def body(self) -> str:
-        return "\n\n".join(f"{s['heading']}\n{s['body']}" for s in self.sections)
+        return join_sections(self.sections)
+
+
+def join_sections(sections: list[dict]) -> str:
+    """The body text search reads: each section's heading, then its text, blank-line apart."""
+    return "\n\n".join(f"{s['heading']}\n{s['body']}" for s in sections)
 
 
 @dataclass

@@ -10,7 +10,8 @@ from datetime import datetime
 
 from reflections.importers.base import ParsedReflection, Rejection
 from reflections.importers.workspace import SourceFile, read_source
-from reflections.scanning import mask, scan_text
+from reflections.scanning import describe_findings, mask
+from reflections.scanning.fields import LIST_FIELDS, TEXT_FIELDS, scan_reflection
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_PARSE_THRESHOLD = 2000
@@ -21,13 +22,31 @@ def _parse_source(args: tuple[SourceFile, datetime]) -> list[ParsedReflection | 
     source, now = args
     items = read_source(source, now=now)
     for index, item in enumerate(items):
-        if isinstance(item, Rejection):
-            # A reason may quote the offending line; a secret in it must not reach the output.
-            if findings := scan_text(item.reason):
-                items[index] = Rejection(item.path, item.line, mask(item.reason, findings))
-        else:
-            item.findings = scan_text(item.original_text)
+        if not isinstance(item, Rejection):
+            item.findings = scan_reflection(item.original_text, values_of(item))
+            if identity := [f for f in item.findings if f.field in _IDENTITY_FIELDS]:
+                items[index] = _unsafe_identity(item, identity)
     return items
+
+
+# A path or department is how a reflection is found and filed: it cannot be shown masked,
+# so a file whose path or department holds a finding is rejected, never imported.
+_IDENTITY_FIELDS = ("source_path", "department")
+
+
+def values_of(parsed: ParsedReflection) -> dict:
+    """The fields of a parsed reflection the scanner reads beside its text."""
+    return {name: getattr(parsed, name) for name in (*TEXT_FIELDS, *LIST_FIELDS, "sections")}
+
+
+def _unsafe_identity(item: ParsedReflection, findings: list) -> Rejection:
+    fields = " and ".join(dict.fromkeys(f.field for f in findings))
+    return Rejection(
+        mask(item.source_path),
+        None,
+        f"{fields}: looks unsafe ({describe_findings(findings)}); the value is not shown. "
+        "Rename the file or fix the department before importing it",
+    )
 
 
 def parse_sources(

@@ -19,6 +19,9 @@ class ScanFinding(models.Model):
 
     reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="findings")
     content_hash = models.CharField(max_length=64)  # the text the offsets point into
+    # "" when the offsets point into the text; otherwise the field they point into, as the
+    # import read it ("tags[2]", "json:evaluator_output.errors[0].message").
+    field = models.CharField(max_length=255, blank=True, default="")
     rule = models.CharField(max_length=80)
     category = models.CharField(max_length=20)
     start = models.PositiveIntegerField()
@@ -37,7 +40,7 @@ class ScanFinding(models.Model):
         constraints = [
             # Scanning the same text twice finds the same spans once.
             models.UniqueConstraint(
-                fields=["reflection", "content_hash", "rule", "start", "end"],
+                fields=["reflection", "content_hash", "field", "rule", "start", "end"],
                 name="finding_unique_span",
             ),
         ]
@@ -45,4 +48,5 @@ class ScanFinding(models.Model):
         indexes = [models.Index(fields=["status", "-detected_at"], name="finding_open")]
 
     def __str__(self) -> str:
-        return f"{self.reflection_id}: {self.rule} [{self.start}:{self.end}]"
+        where = f"{self.field} " if self.field else ""
+        return f"{self.reflection_id}: {self.rule} {where}[{self.start}:{self.end}]"

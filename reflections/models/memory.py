@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from reflections.models.history import ReflectionHistory
+from reflections.scanning import mask
 
 
 class Department(models.Model):
@@ -153,7 +154,15 @@ class Reflection(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.source_path
+        return self.shown_path
+
+    @property
+    def shown_path(self) -> str:
+        """The source path as a page shows it: masked while quarantined, since a re-scan with
+        newer rules can find something in a path the import accepted."""
+        if self.state != State.QUARANTINED:
+            return self.source_path
+        return mask(self.source_path)
 
     @property
     def multiplier(self) -> float:

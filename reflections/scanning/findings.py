@@ -20,10 +20,13 @@ class Finding:
     start: int
     end: int
     summary: str
+    # "" for the reflection's text; otherwise the field the offsets point into ("tags[2]",
+    # "json:evaluator_output.errors[0].message").
+    field: str = ""
 
 
 def describe_findings(findings) -> str:
     """Findings in words for a history row: categories and summaries, never the values."""
-    return "; ".join(f"{f.category}: {f.summary}" for f in findings[:5]) + (
-        f"; and {len(findings) - 5} more" if len(findings) > 5 else ""
-    )
+    return "; ".join(
+        f"{f.category}: {f.summary}" + (f" (in {f.field})" if f.field else "") for f in findings[:5]
+    ) + (f"; and {len(findings) - 5} more" if len(findings) > 5 else "")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import hmac
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.utils.text import slugify
 
 from reflections import bulk
 from reflections.importers.base import Rejection
 from reflections.models import Agent, Department
-from reflections.scanning import scan_text
+from reflections.scanning import mask, scan_text
 from reflections.services.rollups import shift_flows
 
 Progress = Callable[[int], None]
@@ -44,6 +47,19 @@ class ImportSummary:
     def reject(self, path: str, line: int | None, reason: str) -> None:
         self.rejected.append(Rejection(path=path, line=line, reason=reason))
 
+    def withhold_unsafe(self) -> None:
+        """Mask whatever the scanner finds in the rejected paths and reasons, before they are
+        printed or stored: a reason quotes the bad value, and a path can hold a token too."""
+        shown: dict[str, str] = {}
+        self.rejected = [
+            Rejection(
+                _masked(r.path, shown),
+                r.line,
+                _masked(r.reason, shown) if _QUOTES.search(r.reason) else r.reason,
+            )
+            for r in self.rejected
+        ]
+
     def as_dict(self) -> dict:
         return {
             "created": self.created,
@@ -52,6 +68,16 @@ class ImportSummary:
             "rejected": [r.as_dict() for r in self.rejected],
             **self.details,
         }
+
+
+# Reasons quote values between quotes (repr, show, quote_value); the rest is our own words.
+_QUOTES = re.compile("['\"`]")
+
+
+def _masked(text: str, seen: dict[str, str]) -> str:
+    if text not in seen:
+        seen[text] = mask(text) if scan_text(text) else text
+    return seen[text]
 
 
 class UnknownDepartment(ValueError):
@@ -70,6 +96,22 @@ def valid_slug(value: str) -> bool:
     return bool(value) and slugify(value) == value
 
 
+def safe_value(value: str) -> str:
+    """A name or label from an import as it may be stored and shown: as written, or masked
+    when the scanner finds anything in it."""
+    return mask(value) if scan_text(value) else value
+
+
+def agent_name(raw: str, masked: str) -> str:
+    """The name an agent is stored under: as written, or masked (by `safe_value`, or by a
+    caller who knows the text the name came with) with a keyed digest of the name as written,
+    so that two masked agents stay apart and a log naming the same agent finds it."""
+    if masked == raw:
+        return raw
+    digest = hmac.new(settings.SECRET_KEY.encode(), raw.encode(), "sha256").hexdigest()
+    return f"{masked[:100]} ({digest[:10]})"
+
+
 class Directory:
     """Departments and agents by name. Agents are created on first sight; a department only
     when the person importing allows it (`create_departments`), so a typo or a value that is
@@ -85,12 +127,27 @@ class Directory:
             name: [pk, dept]
             for pk, name, dept in Agent.objects.values_list("id", "name", "department_id")
         }
+        self._safe: dict[str, str] = {}
+
+    def safe(self, value: str) -> str:
+        """`safe_value`, once per distinct value: logs repeat a few values millions of times."""
+        if value not in self._safe:
+            self._safe[value] = safe_value(value)
+        return self._safe[value]
+
+    def agent_name(self, raw: str, masked: str | None = None) -> str:
+        """`agent_name` with the scan of the name cached."""
+        return agent_name(raw, self.safe(raw) if masked is None else masked)
 
     def department_id(self, slug: str) -> int:
         """The department's id; raises UnknownDepartment (a message for a person, quoting the
         value only when it is safe to) when the slug is invalid or may not be created."""
         if slug in self.departments:
             return self.departments[slug]
+        if scan_text(slug):
+            raise UnknownDepartment(
+                f"department: {quote_value(slug)}; a department is never created from it"
+            )
         if not valid_slug(slug) or len(slug) > 64:
             raise UnknownDepartment(
                 f"department: {quote_value(slug)} is not a department slug "

@@ -172,6 +172,7 @@ def import_events(
         summary.updated = counts["tasks"]["updated"]
         summary.unchanged = counts["retrievals"]["unchanged"] + counts["tasks"]["unchanged"]
         summary.details = counts
+        summary.withhold_unsafe()
         ImportRun.objects.create(
             kind=ImportRun.Kind.EVENTS,
             started_at=started,
@@ -234,7 +235,7 @@ def _import_retrievals(
                 if isinstance(dept_id, str):
                     summary.reject(label, item.line, dept_id)
                     continue
-            agent_id = directory.agent(item.agent, dept_id)[0]
+            agent_id = directory.agent(directory.agent_name(item.agent), dept_id)[0]
             touched.add(reflection_id)
             out.append(
                 (

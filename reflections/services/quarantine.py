@@ -5,14 +5,21 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from reflections.importers import pool
 from reflections.importers.base import ParsedReflection, content_hash, normalise_text
-from reflections.importers.registry import parse_text
 from reflections.models import Reflection, ReflectionHistory, ScanFinding, State
-from reflections.scanning import Finding, describe_findings, mask, scan_text
+from reflections.scanning import Finding, describe_findings, strict_findings
+from reflections.scanning.fields import masked_source, scan_reflection
+from reflections.services.stored_fields import parsed_from_text, restore_stored
 
 
 class RedactionError(ValueError):
-    """The edited text cannot replace the reflection (it does not parse, or is still unsafe)."""
+    """The edited text cannot replace the reflection (it does not parse, or is still unsafe);
+    `masked` is the edit as the form shows it again, everything still unsafe masked."""
+
+    def __init__(self, message: str, *, masked: str = "") -> None:
+        super().__init__(message)
+        self.masked = masked
 
 
 def open_findings(reflection: Reflection):
@@ -22,16 +29,31 @@ def open_findings(reflection: Reflection):
 
 
 def masked_text(reflection: Reflection) -> str:
-    """The text with every finding masked; mask() re-scans, so nothing unsafe slips through."""
+    """The text as the quarantine shows it: every finding and all the strict mask adds hidden
+    (masked_source re-scans, so nothing unsafe slips through)."""
     findings = [
-        Finding(rule=f.rule, category=f.category, start=f.start, end=f.end, summary=f.summary)
+        Finding(f.rule, f.category, f.start, f.end, f.summary, f.field)
         for f in open_findings(reflection)
     ]
-    return mask(reflection.original_text, findings or scan_text(reflection.original_text))
+    return masked_source(reflection.original_text, findings)
+
+
+def unsafe_in(text: str, values: dict) -> list[Finding]:
+    """What still looks unsafe in an edit, by the strict rule masking uses: the findings, and
+    every value a secret-named key holds, random strings, names beside personal data."""
+    findings = scan_reflection(text, values)
+    return strict_findings(text, [f for f in findings if not f.field]) + [
+        f for f in findings if f.field
+    ]
 
 
 def _release(reflection: Reflection, *, user, reason: str) -> None:
-    """Out of quarantine: back to active; the next policy run applies decay as usual."""
+    """Out of quarantine, showing what the text says again: back to active; the next policy
+    run applies decay as usual."""
+    parsed = parsed_from_text(reflection, reflection.original_text)
+    if isinstance(parsed, ParsedReflection):
+        restore_stored(reflection, parsed)
+        reflection.save()
     reflection.change_state(State.ACTIVE, by=user, why=reason)
 
 
@@ -63,18 +85,18 @@ def redact_reflection(*, reflection: Reflection, user, new_text: str, reason: st
         raise ValueError("say what was redacted and why")
     reflection = Reflection.objects.select_for_update().get(pk=reflection.pk)
     text = normalise_text(new_text.encode("utf-8"))
-    file_path = reflection.source_path.split("#", 1)[0]
-    parsed = [
-        p
-        for p in parse_text(text, fmt=reflection.format, source_path=file_path, now=timezone.now())
-        if not isinstance(p, ParsedReflection) or p.source_path == reflection.source_path
-    ]
-    if len(parsed) != 1 or not isinstance(parsed[0], ParsedReflection):
-        problem = parsed[0].reason if parsed else "the text holds no reflection"
-        raise RedactionError(f"the edited text does not parse: {problem}")
-    if remaining := scan_text(text):
-        raise RedactionError(f"the edited text is still unsafe: {describe_findings(remaining)}")
-    p = parsed[0]
+    parsed = parsed_from_text(reflection, text)
+    if not isinstance(parsed, ParsedReflection):
+        raise RedactionError(f"the edited text does not parse: {parsed}")
+    values = pool.values_of(parsed) | {"department": reflection.department.slug}
+    if remaining := unsafe_in(text, values):
+        raise RedactionError(
+            "the edited text still looks unsafe: "
+            + describe_findings(remaining)
+            + ". Replace what is marked [REDACTED:…] below, or leave the marker in place",
+            masked=masked_source(text, remaining),
+        )
+
     now = timezone.now()
     old_hash = reflection.content_hash
     ReflectionHistory.objects.create(
@@ -97,10 +119,7 @@ def redact_reflection(*, reflection: Reflection, user, new_text: str, reason: st
     )
     reflection.original_text = text
     reflection.content_hash = content_hash(text)
-    reflection.title = p.title[:512]
-    reflection.sections = p.sections
-    reflection.body = p.body
-    reflection.tools = p.tools
+    restore_stored(reflection, parsed)
     reflection.save()
     if reflection.state == State.QUARANTINED:
         _release(reflection, user=user, reason=f"redacted: {reason.strip()}")

@@ -27,6 +27,7 @@ from reflections.services.batches import (
     valid_slug,
 )
 from reflections.services.rollups import refresh_rollup_of_reflections, shift_flows_of_reflections
+from reflections.services.stored_fields import mask_parsed
 
 
 def _state_declared_by_file(parsed: ParsedReflection) -> str:
@@ -42,6 +43,7 @@ def _state_declared_by_file(parsed: ParsedReflection) -> str:
 FINDING_COLUMNS = (
     "reflection_id",
     "content_hash",
+    "field",
     "rule",
     "category",
     "start",
@@ -161,6 +163,7 @@ def import_reflections(
             summary,
             create_departments=create_departments,
         )
+        summary.withhold_unsafe()
         ImportRun.objects.create(
             kind=ImportRun.Kind.REFLECTIONS,
             started_at=started,
@@ -201,6 +204,8 @@ def _write_reflections(
     create_departments: bool,
 ) -> None:
     directory = Directory(create_departments=create_departments)
+    for p in parsed:
+        mask_parsed(p, directory)
     # Learn agent → department from records that state both, so that protocol reflections
     # (which never name a department) of the same agent land in the right place.
     learned: dict[str, str] = {}
@@ -386,6 +391,7 @@ def _write_reflections(
             (
                 pk,
                 p.content_hash,
+                f.field[:255],
                 f.rule,
                 f.category,
                 f.start,

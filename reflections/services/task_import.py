@@ -83,7 +83,7 @@ def import_task_lines(
                 resolved.append(reflection_id)
             else:
                 seen.add(item.task_id)
-                agent_id = directory.agent(item.agent, dept_id)[0]
+                agent_id = directory.agent(directory.agent_name(item.agent), dept_id)[0]
                 for position, reflection_id in enumerate(dict.fromkeys(resolved)):
                     injections.append((item.task_id, reflection_id, position))
                 total += 1
@@ -91,12 +91,12 @@ def import_task_lines(
                     item.task_id,
                     agent_id,
                     dept_id,
-                    item.task_type,
+                    directory.safe(item.task_type),
                     item.finished_at,
                     item.outcome,
-                    item.failure_mode,
+                    directory.safe(item.failure_mode),
                     item.confidence_at_start,
-                    item.tools_used,
+                    [directory.safe(tool) for tool in item.tools_used],
                 )
 
     cols = ", ".join(TASK_COLUMNS)

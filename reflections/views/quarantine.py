@@ -14,6 +14,7 @@ from reflections.access import ADMIN, user_roles
 from reflections.models import Reflection, ScanFinding, State
 from reflections.scanning import mask, scan_text
 from reflections.services.quarantine import (
+    RedactionError,
     dismiss_finding,
     masked_text,
     open_findings,
@@ -61,14 +62,26 @@ def quarantine_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def quarantine_detail(request: HttpRequest, pk: int) -> HttpResponse:
     _require_admin(request)
-    reflection = get_object_or_404(Reflection.objects.select_related("department", "agent"), pk=pk)
+    return _detail(request, get_object_or_404(_with_names(), pk=pk))
+
+
+def _with_names():
+    return Reflection.objects.select_related("department", "agent")
+
+
+def _detail(
+    request: HttpRequest, reflection: Reflection, *, edit: str = "", error: str = "", status=200
+) -> HttpResponse:
+    text = masked_text(reflection)
     return render(
         request,
         "reflections/quarantine_detail.html",
         {
             "reflection": reflection,
             "masked_title": _masked(reflection.title),
-            "masked_text": masked_text(reflection),
+            "masked_text": text,
+            "edit": edit or text,
+            "redact_error": error,
             "findings": list(open_findings(reflection)),
             "resolved": list(
                 reflection.findings.exclude(status=ScanFinding.Status.OPEN).select_related(
@@ -76,6 +89,7 @@ def quarantine_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 )
             ),
         },
+        status=status,
     )
 
 
@@ -97,7 +111,7 @@ def dismiss(request: HttpRequest, pk: int, finding_pk: int) -> HttpResponse:
 @require_POST
 def redact(request: HttpRequest, pk: int) -> HttpResponse:
     _require_admin(request)
-    reflection = get_object_or_404(Reflection, pk=pk)
+    reflection = get_object_or_404(_with_names(), pk=pk)
     try:
         redact_reflection(
             reflection=reflection,
@@ -105,7 +119,10 @@ def redact(request: HttpRequest, pk: int) -> HttpResponse:
             new_text=request.POST.get("text", ""),
             reason=request.POST.get("reason", ""),
         )
-    except ValueError as exc:  # RedactionError included; messages never quote the text
+    except RedactionError as exc:
+        # The edit comes back masked, never as typed: it may still hold what was unsafe.
+        return _detail(request, reflection, edit=exc.masked, error=str(exc), status=400)
+    except ValueError as exc:  # messages never quote the text
         messages.error(request, f"Not redacted: {exc}.")
         return redirect("quarantine:detail", pk=pk)
     messages.success(request, "Redacted. The reflection is out of quarantine.")

@@ -3,7 +3,6 @@ and for writing the verdicts back into the source files."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -11,7 +10,7 @@ from django.db.models import QuerySet
 
 from reflections.models import Department, State
 from reflections.scanning import mask, scan_text
-from reflexion_site.downloads import iso_utc, spreadsheet_safe
+from reflexion_site.downloads import SafeCsvWriter, iso_utc
 from reviews.models import ReviewCycle, ReviewItem, Verdict
 
 DEPRECATING_VERDICTS = (Verdict.ECHO_CHAMBER, Verdict.OUTDATED, Verdict.DUPLICATE)
@@ -76,10 +75,10 @@ def deprecation_rows(
 
 def write_deprecations_csv(rows: Iterable[dict], stream: TextIO) -> None:
     """CSV with a header row; every cell made safe to open in a spreadsheet."""
-    writer = csv.writer(stream, lineterminator="\r\n")
+    writer = SafeCsvWriter(stream)
     writer.writerow(EXPORT_FIELDS)
     for row in rows:
-        writer.writerow([spreadsheet_safe(row[field]) for field in EXPORT_FIELDS])
+        writer.writerow([row[field] for field in EXPORT_FIELDS])
 
 
 def _masked(text: str) -> str:

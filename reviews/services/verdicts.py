@@ -55,11 +55,17 @@ def _check_original(item: ReviewItem, reflection: Reflection, duplicate_of: int 
     if duplicate_of == reflection.pk:
         raise ReviewError("a reflection cannot duplicate itself")
     original = Reflection.objects.filter(pk=duplicate_of).first()
-    if original is None or original.department_id != item.cycle.department_id:
+    # A quarantined reflection is answered for like a missing one: its path and even its
+    # existence are for admins only.
+    if (
+        original is None
+        or original.state == State.QUARANTINED
+        or original.department_id != item.cycle.department_id
+    ):
         raise ReviewError("the original must be a reflection of the same department")
-    if original.state in (State.DEPRECATED, State.QUARANTINED):
+    if original.state == State.DEPRECATED:
         raise ReviewError(
-            f"the original {original.source_path} is {original.state}; name one that is kept"
+            f"the original {original.source_path} is deprecated; name one that is kept"
         )
     return original
 

@@ -6,7 +6,6 @@ own round's other raters' names or progress. Scores and comments are for manager
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -19,7 +18,7 @@ from django.shortcuts import get_object_or_404
 
 from reflections.access import ADMIN, MANAGER, RATER, require_any_role, user_roles
 from reflections.models import State
-from reflexion_site.downloads import iso_utc, spreadsheet_safe
+from reflexion_site.downloads import SafeCsvWriter, iso_utc
 from rubric.eligibility import is_calibrated
 from rubric.models import Rating, RatingAssignment, RatingRound, RoundItem
 
@@ -246,10 +245,10 @@ def export_rows(ratings: Iterable[Rating]) -> Iterator[list[str]]:
 
 def write_ratings_csv(ratings: Iterable[Rating], stream: TextIO) -> int:
     """CSV with a header row; every cell safe to open in a spreadsheet. Returns the count."""
-    writer = csv.writer(stream, lineterminator="\r\n")
+    writer = SafeCsvWriter(stream)
     writer.writerow(EXPORT_COLUMNS)
     n = 0
     for row in export_rows(ratings):
-        writer.writerow([spreadsheet_safe(cell) for cell in row])
+        writer.writerow(row)
         n += 1
     return n

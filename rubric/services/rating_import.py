@@ -237,6 +237,7 @@ def import_ratings(path: Path, *, now: datetime | None = None) -> ImportSummary:
                     "so a different level is not taken",
                 )
         summary.rejected.sort(key=lambda r: r.line or 0)
+        summary.withhold_unsafe()
         if summary.rejected:
             summary.unchanged = 0
             summary.details = {"written": False}

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, require_any_role
-from reflexion_site.downloads import csv_attachment, spreadsheet_safe
+from reflexion_site.downloads import csv_attachment
 from rubric.agreement import REFERENCE_KAPPA, AgreementResult
 from rubric.forms.dates import RatedBetweenForm
 from rubric.models import RatingRound
@@ -101,16 +101,16 @@ def _pairs_csv(result: AgreementResult, filename: str) -> HttpResponse:
     writer.writerow(PAIR_FIELDS)
     for a in result.all:
         for p in a.pairs:
-            # Text cells (usernames may start with @, + or -) are disarmed; numbers are ours
-            # and stay numbers, a negative κ included.
+            # Usernames may start with @, + or -: the writer disarms them; a negative κ stays
+            # a number.
             writer.writerow(
                 [
-                    spreadsheet_safe(a.criterion),
-                    spreadsheet_safe(p.rater_a),
-                    spreadsheet_safe(p.rater_b),
+                    a.criterion,
+                    p.rater_a,
+                    p.rater_b,
                     p.shared,
                     *("" if v is None else f"{v:.4f}" for v in _pair_values(p)),
-                    spreadsheet_safe(p.undefined_reason),
+                    p.undefined_reason,
                 ]
             )
     return response

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, RATER, REVIEWER, require_any_role, user_roles
-from reflexion_site.downloads import csv_attachment, spreadsheet_safe
+from reflexion_site.downloads import csv_attachment
 from rubric.forms.dates import RatedBetweenForm
 from rubric.models import CRITERIA
 from rubric.selectors.quality import BREAKDOWNS, REFERENCE, Group, quality_breakdowns
@@ -96,12 +96,13 @@ def _breakdowns_csv(breakdowns: dict[str, list[Group]], filename: str) -> HttpRe
     writer.writerow(CSV_FIELDS)
     for key, groups in breakdowns.items():
         for g in groups:
-            # Group names come from imported data (task types, department names): disarmed.
+            # Group names come from imported data (task types, department names): the
+            # writer disarms them.
             writer.writerow(
                 [
                     key,
-                    spreadsheet_safe(g.key),
-                    spreadsheet_safe(g.label),
+                    g.key,
+                    g.label,
                     g.n,
                     _number(g.mean),
                     _number(g.low),

@@ -65,7 +65,7 @@ def test_the_quarantine_page_never_contains_the_secret_in_its_html(leaky):
 
 
 def test_dismissing_without_a_csrf_token_is_refused(leaky):
-    finding = ScanFinding.objects.get(reflection=leaky, category="secret")
+    finding = ScanFinding.objects.get(reflection=leaky, category="secret", field="")
 
     response = client_for("admin", csrf=True).post(
         f"/quarantine/{leaky.pk}/findings/{finding.pk}/dismiss/", {"reason": "test key"}
@@ -106,14 +106,30 @@ def test_an_admin_redacts_the_masked_text_and_the_reflection_is_released(leaky):
     assert SECRET not in leaky.original_text and "[REDACTED:secret]" in leaky.original_text
 
 
-def test_a_failed_redaction_says_why_without_quoting_the_text(leaky):
+def test_a_failed_redaction_says_why_and_gives_the_edit_back_masked(leaky):
     admin = client_for("admin")
+    edit = TEXT.format(value=SECRET).replace("The old key had expired.", "Rotated on Monday.")
 
-    response = admin.post(
-        f"/quarantine/{leaky.pk}/redact/",
-        {"text": TEXT.format(value=SECRET), "reason": "x"},
-        follow=True,
+    response = admin.post(f"/quarantine/{leaky.pk}/redact/", {"text": edit, "reason": "x"})
+
+    assert response.status_code == 400
+    page = BeautifulSoup(response.content, "html.parser")
+    assert "still looks unsafe" in page.select_one("#redact-error").get_text()
+    textarea = page.select_one("textarea#redact-text").get_text()
+    assert "Rotated on Monday." in textarea and "[REDACTED:secret]" in textarea
+    assert SECRET.encode() not in response.content
+
+
+def test_a_redaction_leaving_a_secrets_partner_is_refused(leaky):
+    """The partner of a detected key id (the secret half) is unsafe too, whatever its shape."""
+    partner = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8v3mT2pL"
+    edit = TEXT.format(value=f"[REDACTED:secret] / {partner}")
+
+    response = client_for("admin").post(
+        f"/quarantine/{leaky.pk}/redact/", {"text": edit, "reason": "kept the secret half"}
     )
 
-    assert b"still unsafe" in response.content
-    assert SECRET.encode() not in response.content
+    assert response.status_code == 400
+    assert partner.encode() not in response.content
+    leaky.refresh_from_db()
+    assert leaky.state == State.QUARANTINED

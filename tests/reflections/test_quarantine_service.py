@@ -99,7 +99,7 @@ def test_a_redaction_that_leaves_the_secret_is_refused_without_echoing_it(quaran
             reason="tried",
         )
 
-    assert "still unsafe" in str(error.value) and SECRET not in str(error.value)
+    assert "still looks unsafe" in str(error.value) and SECRET not in str(error.value)
     quarantined.refresh_from_db()
     assert quarantined.state == State.QUARANTINED
 

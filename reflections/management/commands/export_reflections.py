@@ -1,12 +1,12 @@
 """Export one record per reflection (state, multiplier, retrieval counts) as JSONL or CSV."""
 
-import csv
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
 from reflections.services.export import EXPORT_FIELDS, iter_reflection_export
+from reflexion_site.downloads import SafeCsvWriter
 
 
 class Command(BaseCommand):
@@ -21,9 +21,10 @@ class Command(BaseCommand):
             raise CommandError(f"unknown department {department!r}")
         records = iter_reflection_export(department=department)
         if format == "csv":
-            writer = csv.DictWriter(self.stdout, fieldnames=EXPORT_FIELDS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(records)
+            # Fields come from imported files: a cell that would run as a formula is disarmed.
+            writer = SafeCsvWriter(self.stdout, lineterminator="\n")
+            writer.writerow(EXPORT_FIELDS)
+            writer.writerows([record[field] for field in EXPORT_FIELDS] for record in records)
         else:
             for record in records:
                 self.stdout.write(json.dumps(record))

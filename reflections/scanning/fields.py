@@ -1,0 +1,201 @@
+"""A reflection's fields scanned with its text, and the masked values a quarantine stores.
+
+A field usually repeats the text verbatim (a front matter tag, an H1 title) and the text scan
+covers it. What the text does not hold as written is scanned too: the file's path, a
+department given on the command line, and values a JSON or YAML escape (``\\u0067hp_…``)
+hid from the scan of the raw text. A finding in a field names the field, never the value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+
+from reflections.scanning.findings import CATEGORIES, Finding
+from reflections.scanning.masking import mask, strict_findings
+from reflections.scanning.scan import scan_text
+
+# The text fields of a reflection, and those that hold lists of text.
+TEXT_FIELDS = (
+    "source_path",
+    "department",
+    "agent",
+    "title",
+    "task_type",
+    "task_id",
+    "external_id",
+    "model_used",
+)
+LIST_FIELDS = ("tags", "skills", "tools")
+# Between the text and the field values scanned with it: a blank line ends every rule's
+# context (values, sentences, key = value lines).
+_SEPARATOR = "\n\n"
+# Escapes that can spell a value differently from the way the raw text shows it.
+_HIDING_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|/)")
+_ESCAPED_BREAK = re.compile(r"(?<!\\)\\([nrt])")
+# A double-quoted JSON or YAML string holding such an escape.
+_ESCAPED_LITERAL = re.compile(
+    r'"(?:[^"\\\n]|\\.)*?\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|/)(?:[^"\\\n]|\\.)*"'
+)
+# Substrings shorter than this are not hunted for in other fields: too many false hits.
+_MIN_UNSAFE = 4
+
+
+def field_items(values: Mapping[str, object]) -> Iterator[tuple[str, str]]:
+    """(field, value) for every non-empty text value: list items as ``tags[2]``, sections as
+    ``sections[0].heading`` and ``sections[0].body``."""
+    for name in TEXT_FIELDS:
+        if value := values.get(name):
+            yield name, str(value)
+    for name in LIST_FIELDS:
+        for index, item in enumerate(values.get(name) or ()):
+            if item:
+                yield f"{name}[{index}]", str(item)
+    for index, section in enumerate(values.get("sections") or ()):
+        for part in ("heading", "body"):
+            if section.get(part):
+                yield f"sections[{index}].{part}", str(section[part])
+
+
+def scan_reflection(text: str, values: Mapping[str, object]) -> list[Finding]:
+    """The findings in the text (offsets into it) and in every field value the text does not
+    hold verbatim (offsets into the value, `field` naming it)."""
+    written = plain = text
+    if "\\" in text and text.lstrip().startswith(("{", "[")):
+        # JSON shows line breaks, tabs and quotes escaped. The scan reads an escaped break as
+        # a break (same length, so offsets still point into the text), and a value differing
+        # from the text only by those escapes holds nothing that scan misses.
+        plain = _common_unescaped(text)
+        text = _ESCAPED_BREAK.sub(_as_break, text)
+    extras = [
+        (name, value)
+        for name, value in field_items(values)
+        if value not in text and value not in plain
+    ]
+    if _HIDING_ESCAPE.search(written):
+        extras += [(name, value) for name, value in decoded_leaves(written) if value not in plain]
+    if not extras:
+        return scan_text(text)
+    # One scan for the text and the extras: scanning each value apart would pay the scanner's
+    # fixed cost for every field of every reflection.
+    starts, parts, position = [], [text], len(text)
+    for _, value in extras:
+        position += len(_SEPARATOR)
+        starts.append(position)
+        parts += [_SEPARATOR, value]
+        position += len(value)
+    found = []
+    for finding in scan_text("".join(parts)):
+        if finding.start < len(text):
+            found.append(replace(finding, end=min(finding.end, len(text))))
+            continue
+        index = _field_at(starts, finding.start)
+        if index is None:
+            continue  # a span of separator only
+        name, value = extras[index]
+        start = finding.start - starts[index]
+        end = min(finding.end - starts[index], len(value))
+        found.append(replace(finding, start=start, end=end, field=name))
+    return found
+
+
+def _as_break(match: re.Match[str]) -> str:
+    return {"n": "\n ", "r": "\r ", "t": "\t "}[match.group(1)]
+
+
+def _common_unescaped(text: str) -> str:
+    return text.replace("\\n", "\n").replace('\\"', '"').replace("\\t", "\t").replace("\\\\", "\\")
+
+
+def _field_at(starts: list[int], offset: int) -> int | None:
+    index = None
+    for i, start in enumerate(starts):
+        if start > offset:
+            break
+        index = i
+    return index
+
+
+def decoded_leaves(text: str) -> Iterator[tuple[str, str]]:
+    """Every key and string of the text's JSON document or YAML front matter, decoded, named
+    by its path (``json:evaluator_output.errors[0].message``); nothing when it does not load."""
+    from reflections.importers.base import ParseError
+    from reflections.importers.decoding import load_json, load_yaml_mapping
+
+    try:
+        if text.lstrip().startswith(("{", "[")):
+            yield from _leaves(load_json(text), "json:")
+        elif text.startswith("---\n") and (end := text.find("\n---", 4)) > 0:
+            yield from _leaves(load_yaml_mapping(text[4:end]), "yaml:")
+    except ParseError:
+        return
+
+
+def _leaves(value: object, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path.rstrip("."), value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield f"{path}{key}(key)", str(key)
+            yield from _leaves(item, f"{path}{key}.")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _leaves(item, f"{path.rstrip('.')}[{index}].")
+
+
+def unsafe_substrings(text: str, findings: list[Finding]) -> list[tuple[str, str]]:
+    """(value, category) of everything the strict mask hides in the text, longest first: a
+    field repeating one of them is masked even when the value alone scans clean."""
+    spans = strict_findings(text, [f for f in findings if not f.field])
+    seen: dict[str, str] = {}
+    for f in spans:
+        value = text[f.start : f.end].strip()
+        if len(value) >= _MIN_UNSAFE:
+            seen.setdefault(value, f.category)
+    return sorted(seen.items(), key=lambda item: -len(item[0]))
+
+
+def mask_value(value: str, unsafe: list[tuple[str, str]]) -> str:
+    """A field value with its own findings masked and every unsafe substring of the text."""
+    masked = mask(value)
+    for substring, category in unsafe:
+        if substring in masked:
+            masked = masked.replace(substring, f"[REDACTED:{category}]")
+    return masked
+
+
+def masked_values(text: str, findings: list[Finding], values: Mapping[str, object]) -> dict:
+    """Every text, list and section field of `values`, masked for showing and storing."""
+    unsafe = unsafe_substrings(text, findings)
+    out: dict = {}
+    for name in TEXT_FIELDS:
+        if name in values:
+            value = values[name]
+            out[name] = mask_value(value, unsafe) if value else value
+    for name in LIST_FIELDS:
+        if name in values:
+            out[name] = [mask_value(item, unsafe) for item in values[name] or ()]
+    if "sections" in values:
+        out["sections"] = [
+            {key: mask_value(part, unsafe) if part else part for key, part in section.items()}
+            for section in values["sections"] or ()
+        ]
+    return out
+
+
+def masked_source(text: str, findings: list[Finding]) -> str:
+    """The text as the quarantine shows it: masked strictly; when a field finding came from a
+    decoded escape, every escaped string literal (and any other line with one) hidden whole."""
+    masked = mask(text, [f for f in findings if not f.field])
+    if any(f.field.startswith(("json:", "yaml:")) for f in findings) or (
+        any(f.field for f in findings) and _HIDING_ESCAPE.search(masked)
+    ):
+        category = next((c for c in CATEGORIES if any(f.category == c for f in findings)), "secret")
+        marker = f'"[REDACTED:{category}]"'
+        masked = _ESCAPED_LITERAL.sub(marker, masked)
+        masked = "\n".join(
+            f"[REDACTED:{category}]" if _HIDING_ESCAPE.search(line) else line
+            for line in masked.split("\n")
+        )
+    return masked
