@@ -15,9 +15,6 @@ pytestmark = pytest.mark.django_db
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
-
-
 def import_ws(ws: Path, *paths: str, **kwargs):
     targets = [ws / p for p in paths] if paths else [ws]
     kwargs.setdefault("default_department", "research")

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from django.db import connection, connections, transaction
 
-from reflections.models import Reflection, ReflectionHistory
+from reflections.models import Reflection, ReflectionHistory, State
 from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewItem
 from reviews.services.cycles import Conflict, ReviewError, open_cycle
@@ -152,6 +152,24 @@ class TestVerdicts:
                 duplicate_of=gone.reflection_id,
             )
         assert item(cycle, 1).verdict == ""
+
+    def test_a_quarantined_original_is_answered_for_like_a_missing_one(self, cycle, ana):
+        """A reviewer naming ids at random learns nothing of a quarantined reflection."""
+        unsafe = item(cycle, 2).reflection
+        unsafe.state = State.QUARANTINED
+        unsafe.save(update_fields=["state"])
+
+        with pytest.raises(ReviewError) as refused:
+            decide(
+                item_id=item(cycle, 1).pk,
+                user=ana,
+                verdict="duplicate",
+                version=0,
+                duplicate_of=unsafe.pk,
+            )
+
+        assert unsafe.source_path not in str(refused.value)
+        assert "same department" in str(refused.value)
 
     def test_an_unknown_verdict_is_refused(self, cycle, ana):
         with pytest.raises(ReviewError, match="unknown verdict 'maybe'"):
