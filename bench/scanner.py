@@ -4,9 +4,11 @@
 
 The baseline is `reflections/scanning/` at REV (default: adfcecf, the scanner before the
 held-out corpus work), extracted into a temporary package and imported beside the current one.
-Both scan every reflection text of a demo workspace (generated when --workspace is not given),
-interleaved round by round so that machine noise hits both alike; the ratio is current ÷
-baseline per reflection (median over rounds). Target: ≤ 2.
+Both scan every reflection of a demo workspace (generated when --workspace is not given): the
+baseline its text (all it read), the current scanner what an import now scans, the text and
+every field it does not hold verbatim (scanning.fields.scan_reflection). Rounds interleave so
+that machine noise hits both alike; the ratio is current ÷ baseline per reflection (median
+over rounds). Target: ≤ 2.
 """
 
 from __future__ import annotations
@@ -46,15 +48,13 @@ def baseline_package(rev: str, into: Path) -> str:
     return "baseline_scanning"
 
 
-def texts_of(workspace: Path) -> list[str]:
+def reflections_of(workspace: Path) -> list:
     from reflections.importers.base import ParsedReflection
     from reflections.importers.workspace import parse_paths
 
     now = datetime(2026, 11, 23, tzinfo=UTC)
     return [
-        item.original_text
-        for item in parse_paths([workspace], now=now)
-        if isinstance(item, ParsedReflection)
+        item for item in parse_paths([workspace], now=now) if isinstance(item, ParsedReflection)
     ]
 
 
@@ -72,7 +72,11 @@ def main() -> None:
     import django
 
     django.setup()
-    from reflections.scanning import scan_text
+    from reflections.importers.pool import values_of
+    from reflections.scanning.fields import scan_reflection
+
+    def current(parsed) -> None:
+        scan_reflection(parsed.original_text, values_of(parsed))
 
     with tempfile.TemporaryDirectory() as tmp:
         workspace = args.workspace
@@ -81,15 +85,19 @@ def main() -> None:
             from demo.workspace import write_workspace
 
             write_workspace(workspace, scale="default")
-        texts = texts_of(workspace)
+        parsed = reflections_of(workspace)
+        texts = [p.original_text for p in parsed]
         baseline = importlib.import_module(baseline_package(args.baseline, Path(tmp)))
         ours, theirs = [], []
         for _ in range(args.rounds):
-            for scan, times in ((baseline.scan_text, theirs), (scan_text, ours)):
+            for scan, items, times in (
+                (baseline.scan_text, texts, theirs),
+                (current, parsed, ours),
+            ):
                 started = time.perf_counter()
-                for text in texts:
-                    scan(text)
-                times.append((time.perf_counter() - started) / len(texts))
+                for item in items:
+                    scan(item)
+                times.append((time.perf_counter() - started) / len(items))
         now_us, then_us = statistics.median(ours) * 1e6, statistics.median(theirs) * 1e6
         size = statistics.mean(len(t) for t in texts)
         print(f"{len(texts)} reflections, mean {size:.0f} characters, {args.rounds} rounds")

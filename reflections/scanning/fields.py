@@ -8,6 +8,7 @@ hid from the scan of the raw text. A finding in a field names the field, never t
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -68,36 +69,86 @@ def scan_reflection(text: str, values: Mapping[str, object]) -> list[Finding]:
         # from the text only by those escapes holds nothing that scan misses.
         plain = _common_unescaped(text)
         text = _ESCAPED_BREAK.sub(_as_break, text)
-    extras = [
-        (name, value)
-        for name, value in field_items(values)
-        if value not in text and value not in plain
-    ]
+    # A heading the text does not hold is the parser's own word ("Reflection", "Task").
+    extras: list[tuple[str, str]] = []
+    for name, value in field_items(values):
+        if name.endswith(".heading") or _covered(value, text, plain):
+            continue
+        if name in _IDENTIFIERS and _plain_identifier(value, text):
+            continue
+        if any(value in other for _, other in extras):
+            continue  # a task id that is part of the path
+        extras.append((name, value))
     if _HIDING_ESCAPE.search(written):
         extras += [(name, value) for name, value in decoded_leaves(written) if value not in plain]
+    found = scan_text(text)
     if not extras:
-        return scan_text(text)
-    # One scan for the text and the extras: scanning each value apart would pay the scanner's
-    # fixed cost for every field of every reflection.
-    starts, parts, position = [], [text], len(text)
+        return found
+    # The extras are scanned together, apart from the text: one more fixed cost, where
+    # scanning each value alone would pay it per field, and appending them to the text would
+    # let a path's digits wake the number rules over the whole text.
+    starts, parts, position = [], [], 0
     for _, value in extras:
-        position += len(_SEPARATOR)
         starts.append(position)
-        parts += [_SEPARATOR, value]
-        position += len(value)
-    found = []
+        parts += [value, _SEPARATOR]
+        position += len(value) + len(_SEPARATOR)
     for finding in scan_text("".join(parts)):
-        if finding.start < len(text):
-            found.append(replace(finding, end=min(finding.end, len(text))))
-            continue
         index = _field_at(starts, finding.start)
-        if index is None:
-            continue  # a span of separator only
         name, value = extras[index]
         start = finding.start - starts[index]
+        if start >= len(value):
+            continue  # a span of separator only
         end = min(finding.end - starts[index], len(value))
         found.append(replace(finding, start=start, end=end, field=name))
     return found
+
+
+def _covered(value: str, text: str, plain: str) -> bool:
+    """The text holds the value as written: whole, or line by line (a list the parser joined
+    into bullets), or cut short with "…" (a title)."""
+    value = value.removesuffix("…")
+    if value in text or value in plain:
+        return True
+    lines = [line.strip().removeprefix("- ").rstrip(".") for line in value.split("\n")]
+    return len(lines) > 1 and all(line in plain for line in lines if line)
+
+
+# Paths and ids: scanned unless every segment is plainly harmless (see _plain_segment).
+_IDENTIFIERS = frozenset(("source_path", "task_id", "external_id"))
+_PATH_PARTS = re.compile(r"[/#]")
+_EXTENSION = re.compile(r"\.(?:md|json|jsonl|txt|ya?ml)$")
+_DATE = re.compile(r"(?:19|20)\d\d(?:[01]\d(?:[0-3]\d)?)?")
+
+
+def _plain_identifier(value: str, text: str) -> bool:
+    """Whether nothing the scanner looks for fits in this path or id. A segment the text
+    holds (a heuristic's scenario id) was scanned with it."""
+    return all(_plain_segment(part) or part in text for part in _PATH_PARTS.split(value) if part)
+
+
+@functools.lru_cache(maxsize=4096)  # directories repeat: memory, reflexions, 2026-05
+def _plain_segment(segment: str) -> bool:
+    """Lowercase words, dates, short codes ("gaia2", "2025q4") and at most one counter of
+    three or four digits: no token (a long or mixed-case run), no address (@, a dotted name or
+    number), no phone or id number (those need several groups of digits)."""
+    pieces = re.split(r"[-_]", _EXTENSION.sub("", segment.removeprefix(".")))
+    counters = 0
+    for piece in pieces:
+        if not piece:
+            continue
+        if not (piece.isascii() and piece.isalnum() and piece == piece.lower()):
+            return False
+        if piece.isalpha():
+            if len(piece) > 24:
+                return False
+        elif piece.isdigit():
+            if len(piece) in (3, 4) and not _DATE.fullmatch(piece):
+                counters += 1
+            elif len(piece) > 2 and not _DATE.fullmatch(piece):
+                return False
+        elif len(piece) > 8 or sum(c.isdigit() for c in piece) > 6:
+            return False
+    return counters <= 1
 
 
 def _as_break(match: re.Match[str]) -> str:
@@ -108,8 +159,8 @@ def _common_unescaped(text: str) -> str:
     return text.replace("\\n", "\n").replace('\\"', '"').replace("\\t", "\t").replace("\\\\", "\\")
 
 
-def _field_at(starts: list[int], offset: int) -> int | None:
-    index = None
+def _field_at(starts: list[int], offset: int) -> int:
+    index = 0
     for i, start in enumerate(starts):
         if start > offset:
             break

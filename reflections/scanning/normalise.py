@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote_plus
 
 # Characters a model reads but a person does not see: zero-width, joiners, bidi controls,
 # soft hyphen, variation selectors.
@@ -26,7 +27,6 @@ _CONFUSABLES = str.maketrans(
     "АВЕЅІЈКМНОРСТХУԁаеіјорсхуѕԛԝһӏгпԀΑΒΕΖΗΙΚΜΝΟΡΤΥΧαβεικνορτυχϲɑ",
     "ABESIJKMHOPCTXYdaeijopcxysqwhlrnDABEZHIKMNOPTYXaBeikvoptuxca",
 )
-_LEET = str.maketrans("013457@$!|", "oieastasil")
 _LEET_BYTES = bytes.maketrans(b"013457@$!|", b"oieastasil")
 
 
@@ -123,9 +123,18 @@ ENCODED_HINTS = (
     "fromhex",
     "what it says",
     "follow it",
+    "execute it",
+    "convert it",
+    "url-encoded",
+    "urlencoded",
+    "percent-encoded",
+    "%20",
 )
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX_RUN = re.compile(r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){8,}(?![0-9a-fA-F])")
+
+
+_PERCENT_RUN = re.compile(r"[\w.~+-]*(?:%[0-9A-Fa-f]{2}[\w.~+-]*){3,}")
 
 
 def _readable(data: bytes) -> str | None:
@@ -164,6 +173,9 @@ def decoded_runs(text: str, cues: set[str] | None = None) -> Iterator[View]:
             continue
         if (decoded := _readable(data)) is not None:
             yield View(decoded, None, match.span())
+    for match in _PERCENT_RUN.finditer(text):
+        if (decoded := _readable(unquote_plus(match.group()).encode())) is not None:
+            yield View(decoded, None, match.span())
     if re.search(r"rot-?\s?13", text, re.I):
         yield View(codecs.decode(text, "rot13"), None)
 
@@ -197,10 +209,13 @@ def views(text: str, cues: set[str] | None = None) -> Iterator[View]:
         yield spaced
     # One character for one: the view keeps the offsets of the view it comes from.
     lowered = base.text.lower()
+    # ASCII for ASCII, byte for byte: UTF-8 sequences of other characters hold no ASCII byte,
+    # so translating the bytes keeps every character where it was (str.translate with a
+    # table is thirty times slower).
     leet = (
-        lowered.encode().translate(_LEET_BYTES).decode()
-        if lowered.isascii()
-        else lowered.translate(_LEET)
+        lowered.encode("utf-8", "surrogatepass")
+        .translate(_LEET_BYTES)
+        .decode("utf-8", "surrogatepass")
     )
     if any(word in leet and leet.count(word) > lowered.count(word) for word in _INJECTION_WORDS):
         yield View(leet, base.origin)

@@ -10,11 +10,12 @@ from reflections.scanning.rules_infra import INFRASTRUCTURE_RULES
 from reflections.scanning.rules_injection import INJECTION_RULES as OVERRIDE_RULES
 from reflections.scanning.rules_personal import PERSONAL_RULES
 from reflections.scanning.rules_secret import SECRET_RULES
+from reflections.scanning.rules_standing import STANDING_RULES
 from reflections.scanning.vendor import DETECT_SECRETS
 
 # Injection rules read the text as written and its normalised views (scanning.normalise).
 INJECTION_RULES: tuple[Rule, ...] = (
-    OVERRIDE_RULES + AUTHORITY_RULES + CHANNEL_RULES + HIDDEN_HTML_RULES
+    OVERRIDE_RULES + STANDING_RULES + AUTHORITY_RULES + CHANNEL_RULES + HIDDEN_HTML_RULES
 )
 # Every rule run on the text as written.
 OWN_RULES: tuple[Rule, ...] = (

@@ -57,7 +57,7 @@ AUTHORITY_RULES: tuple[Rule, ...] = (
         r"\b(?:new|updated|revised|real|actual|important|additional|secret|hidden|urgent)\s+"
         r"(?:system\s+)?(?:instructions?|rules?|directives?)\s*(?::|for\s+(?:the\s+)?"
         r"(?:ai|assistant|model|agent|llm))"
-        r"|\b(?:note|message|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+        r"|\b(?:note|message|instructions?|reminder)[\s_-]+(?:to|for)[\s_-]+(?:the[\s_-]+|any\s+|all\s+)?"
         r"(?:ai|llm|language\s+model|assistant|model|agent|bot|chatbot|reviewer|grader|"
         r"evaluator|auditor)s?\b"
         r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|large\s+language\s+model|language\s+model|"
@@ -72,6 +72,9 @@ AUTHORITY_RULES: tuple[Rule, ...] = (
             "directive",
             "note to",
             "note for",
+            "note-to",
+            "note_to",
+            "note-for",
             "message to",
             "message for",
             "reminder to",
@@ -83,7 +86,7 @@ AUTHORITY_RULES: tuple[Rule, ...] = (
         ),
         anchor=re.compile(
             r"(?:instructions?|rules?|directives?)\s*(?::|for\s)|(?:note|message|"
-            r"instruction|reminder)s?\s+(?:to|for)\s|if\s+you\s+are\s"
+            r"instruction|reminder)s?[\s_-]+(?:to|for)[\s_-]|if\s+you\s+are\s"
         ),
         window=(60, 100),
     ),
@@ -92,8 +95,9 @@ AUTHORITY_RULES: tuple[Rule, ...] = (
         "claims authority over the agent's instructions",
         r"\b(?:higher|top|highest|absolute|overriding)\s+priority\s+(?:than|over)\s+(?:the\s+|your\s+)?"
         r"(?:system\s+prompt|instructions|rules|guidelines)"
-        r"|\b(?:takes?|take)\s+precedence\s+over\s+(?:the\s+|your\s+|any\s+)?(?:system|other|previous)?"
-        r"\s*(?:prompt|instructions|rules)"
+        r"|\b(?:takes?|take)\s+precedence\s+over\s+(?:the\s+|your\s+|any\s+|our\s+)?"
+        r"(?:system|other|previous|refund|security|company)?\s*(?:prompt|instructions|rules|"
+        r"polic(?:y|ies)|guidelines|limits)"
         r"|\bif\s+(?:they|these|the\s+instructions)\s+conflict,?\s+follow\s+(?:this|these|me)"
         r"|\b(?:instructions?|orders|message)\s+from\s+(?:the\s+)?(?:administrator|admin|developers?|"
         r"operator|system|owner|security\s+team|anthropic|openai)\b"

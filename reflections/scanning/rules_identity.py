@@ -7,7 +7,7 @@ import re
 
 from reflections.scanning.findings import PERSONAL
 from reflections.scanning.rule import Rule
-from reflections.scanning.values import iban_valid, luhn_valid
+from reflections.scanning.values import TEST_CARD_NUMBERS, iban_valid, luhn_valid
 
 _I = re.IGNORECASE
 
@@ -44,6 +44,8 @@ _CARD = re.compile(
 
 def _card(match: re.Match[str]) -> str | None:
     digits = re.sub(r"[ -]", "", match.group())
+    if digits in TEST_CARD_NUMBERS:
+        return None
     return "payment card number" if _CARD.match(digits) and luhn_valid(digits) else None
 
 
@@ -61,6 +63,8 @@ IDENTITY_RULES: tuple[Rule, ...] = (
         re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b"),
         _iban,
         shapes=(b"0000 0000", b"00 0000", b"0000000000"),
+        anchor_shapes=True,
+        window=(40, 40),
     ),
     Rule(
         "personal.card_number",
@@ -68,6 +72,8 @@ IDENTITY_RULES: tuple[Rule, ...] = (
         re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])"),
         _card,
         shapes=(b"0000 0000", b"0000-0000", b"000000 00000", b"000000-00000", b"0000000000000"),
+        anchor_shapes=True,
+        window=(25, 25),
     ),
     Rule(
         "personal.national_id",
@@ -78,6 +84,8 @@ IDENTITY_RULES: tuple[Rule, ...] = (
         ),
         "national identity number",
         shapes=(b"000-00-0000",),
+        anchor_shapes=True,
+        window=(2, 2),
     ),
     Rule(
         "personal.national_id",
@@ -94,6 +102,8 @@ IDENTITY_RULES: tuple[Rule, ...] = (
         re.compile(r"(?<![\d.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])"),
         lambda m: "national identity number" if _cpf_valid(m.group()) else None,
         shapes=(b"000.000.000-00",),
+        anchor_shapes=True,
+        window=(2, 2),
     ),
     Rule(
         "personal.national_id",

@@ -22,6 +22,15 @@ _VERSIONED = re.compile(
 )
 
 
+# Further back on the line, these make a public dotted quad a version ("the ODBC driver from
+# 18.3.2.1 to 17.10.5.1"); a private one stays an address whatever the words.
+_VERSION_TALK = re.compile(
+    r"\b(?:version|versions|driver|release|build|upgrade[ds]?|downgrade[ds]?|package|firmware|"
+    r"patch|changelog|pinned|pinning|semver)\b[^\n]{0,60}\Z",
+    _I,
+)
+
+
 def _ipv4(match: re.Match[str]) -> str | None:
     text, start, end = match.string, match.start(), match.end()
     if _VERSIONED.search(text, max(0, start - 12), start):
@@ -33,6 +42,8 @@ def _ipv4(match: re.Match[str]) -> str | None:
         return None
     kind = address_kind(match.group())
     if kind is None and cidr and _is_network_address(match.group(), int(cidr.group(1))):
+        return None
+    if kind == "IPv4 address" and _VERSION_TALK.search(text, max(0, start - 80), start):
         return None
     return kind or (
         "private IPv4 network"
@@ -73,7 +84,8 @@ _HOST_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 INTERNAL_HOST = (
     rf"(?:(?:{_HOST_LABEL}\.)+{_INTERNAL_SUFFIXES}(?![\w-]|\.[a-z0-9])"
     # an internal zone under a public domain: wiki.corp.example-co.com, jira.intranet.acme.io
-    rf"|(?:{_HOST_LABEL}\.)*(?:corp|intranet|internal|intra|vpn)\.(?:{_HOST_LABEL}\.)+[a-z]{{2,}}"
+    rf"|(?:{_HOST_LABEL}\.)*(?:corp|intranet|internal|intra|vpn|interno|interna|interne|intern|"
+    rf"lan|priv)\.(?:{_HOST_LABEL}\.)+[a-z]{{2,}}"
     rf"|intranet\.(?:{_HOST_LABEL}\.)*{_HOST_LABEL})"
 )
 # Hostnames that name one account's database, cluster or load balancer.
@@ -85,9 +97,12 @@ CLOUD_ENDPOINT = (
 
 
 # Hosts everyone uses: naming them discloses nothing about anyone's infrastructure.
-_PUBLIC_SERVICE = re.compile(
-    r"(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|pypi\.org|npmjs\.(?:org|com)|"
-    r"docker\.io|googleapis\.com|example\.(?:com|org|net))$",
+PUBLIC_SERVICE = re.compile(
+    r"(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|pypi\.org|"
+    r"npmjs\.(?:org|com)|docker\.(?:io|com)|googleapis\.com|google\.com|microsoft\.com|"
+    r"amazon\.com|cloudflare\.com|python\.org|readthedocs\.io|"
+    r"stackoverflow\.com|wikipedia\.org|mozilla\.org|apache\.org|kubernetes\.io|"
+    r"example\.(?:com|org|net))$",
     _I,
 )
 
@@ -160,6 +175,12 @@ INFRASTRUCTURE_RULES: tuple[Rule, ...] = (
                 "internal.",
                 "intra.",
                 "vpn.",
+                "interno.",
+                "interna.",
+                "interne.",
+                "intern.",
+                "lan.",
+                "priv.",
             ),
         ),
     ),
@@ -184,6 +205,14 @@ INFRASTRUCTURE_RULES: tuple[Rule, ...] = (
         cues=(("arn:aws", "s3", "ecr"),),
     ),
     Rule(
+        # Oracle Cloud ids: ocid1.<type>.<realm>.[region].<unique>
+        "infrastructure.account_resource",
+        INFRASTRUCTURE,
+        re.compile(r"\bocid1\.[a-z0-9]+\.oc\d+\.[a-z0-9-]*\.[a-z0-9]{20,}", _I),
+        "cloud resource name",
+        cues=(("ocid1.",),),
+    ),
+    Rule(
         "infrastructure.account_resource",
         INFRASTRUCTURE,
         # Azure resource ids: /subscriptions/<id>/resourceGroups/<name>/…
@@ -203,7 +232,7 @@ INFRASTRUCTURE_RULES: tuple[Rule, ...] = (
             r"(?P<value>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.){2,}[a-z]{2,})(?![\w-])",
             _I,
         ),
-        lambda m: None if _PUBLIC_SERVICE.search(m.group("value")) else "host a service runs on",
+        lambda m: None if PUBLIC_SERVICE.search(m.group("value")) else "host a service runs on",
         cues=(("-h", "host", "remote", "proxy_pass", "upstream"),),
         group="value",
         anchor=re.compile("-h|--host|host|remote|proxy_pass|upstream"),

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from reflections.scanning.findings import PERSONAL
-from reflections.scanning.rule import Rule, gates
+from reflections.scanning.rule import Rule
 from reflections.scanning.rules_identity import IDENTITY_RULES
+from reflections.scanning.rules_national import NATIONAL_ID_RULES
 from reflections.scanning.values import is_documentation_domain
 
 _I = re.IGNORECASE
@@ -25,7 +26,19 @@ def _email(match: re.Match[str]) -> str | None:
         return None
     if is_documentation_domain(match.group("domain")):
         return None
+    # A role mailbox (notifications@, security@, noreply@) is an organisation's, not a person's.
+    if _ROLE_MAILBOX.fullmatch(match.group("user")):
+        return None
     return "email address"
+
+
+_ROLE_MAILBOX = re.compile(
+    r"(?:no-?reply|do-?not-?reply|notifications?|support|help|helpdesk|info|security|abuse|"
+    r"postmaster|hostmaster|webmaster|privacy|legal|sales|billing|press|media|jobs|careers|"
+    r"feedback|mailer-daemon|bounces?|alerts?|status|team|hello|contact|service|updates|news|"
+    r"newsletter)(?:[+.-][\w.-]*)?",
+    _I,
+)
 
 
 def _digits(value: str) -> int:
@@ -52,7 +65,8 @@ _NUMBER_AFTER = re.compile(r"\w|[ .,:/-][0-9]")
 # invoice number can have the same shape).
 _PHONE_CUE = re.compile(
     r"(?:\b(?:phone|tel|call|mobile|cell|fax|number|ring|text|whatsapp|handy|telefon|téléphone|"
-    r"tél|reach|contact|line|dial|extension|ext\.|nummer|numéro|celular|telefone|móvil)|電話|☎)"
+    r"tél|reach|contact|line|dial|extension|ext\.|nummer|numéro|celular|telefone|móvil|"
+    r"телефон|тел|هاتف|جوال|फ़ोन|फोन|मोबाइल)|電話|☎|手机|手機|携帯|휴대폰|전화|연락처)"
     r"[^\n]{0,40}\Z",
     _I,
 )
@@ -103,6 +117,8 @@ CONTACT_RULES: tuple[Rule, ...] = (
         re.compile(r"\([0-9]{3}\) ?[0-9]{3}[ .\-][0-9]{4}|(?<![\d.])0[1-9](?:[ .][0-9]{2}){4}"),
         _national_phone,
         shapes=(b") 000", b")000", b"00 00 00 00"),
+        anchor_shapes=True,
+        window=(8, 12),
     ),
     Rule(
         # Other national shapes only where the text says it is a phone number (an order or
@@ -145,11 +161,24 @@ CONTACT_RULES: tuple[Rule, ...] = (
                 "móvil",
                 "電話",
                 "☎",
+                "手机",
+                "手機",
+                "携帯",
+                "휴대폰",
+                "전화",
+                "연락처",
+                "телефон",
+                "тел",
+                "هاتف",
+                "جوال",
+                "फ़ोन",
+                "फोन",
+                "मोबाइल",
             ),
         ),
         shapes=(b"000 000", b"000-000", b"000.000", b"00000000"),
-        anchor=re.compile(r"\d{3}"),
-        window=(20, 20),
+        anchor_shapes=True,
+        window=(8, 12),
     ),
     Rule(
         "personal.name",
@@ -197,16 +226,47 @@ CONTACT_RULES: tuple[Rule, ...] = (
             r"(?:,\s*[A-Z][\w .'-]{1,30}(?:,\s*[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?"
         ),
         "postal address",
-        text_gates=gates(
-            r"(?:Street|St\b|Avenue|Ave\b|Road|Rd\b|Lane|Ln\b|Boulevard|Blvd|Drive|Dr\b|Court|"
-            r"Ct\b|Place|Pl\b|Way\b|Terrace|Close\b|Crescent|Square|Sq\b|Parkway|Pkwy|Highway|"
-            r"Hwy|Gardens|Grove|Row\b|Walk\b|Mews)"
+        # A number, capitalised words, then one of these: sought only around them.
+        cues=(
+            (
+                "street",
+                " st ",
+                " st.",
+                " st,",
+                "avenue",
+                " ave",
+                "road",
+                " rd",
+                "lane",
+                " ln",
+                "boulevard",
+                "blvd",
+                "drive",
+                " dr ",
+                " dr.",
+                "court",
+                " ct",
+                "place",
+                " pl ",
+                " pl.",
+                " way",
+                "terrace",
+                "close",
+                "crescent",
+                "square",
+                " sq",
+                "parkway",
+                "pkwy",
+                "highway",
+                "hwy",
+                "gardens",
+                "grove",
+                " row",
+                " walk",
+                "mews",
+            ),
         ),
-        anchor=re.compile(
-            r"\b(?:street|st|avenue|ave|road|rd|lane|ln|boulevard|blvd|drive|dr|"
-            r"court|ct|place|pl|way|terrace|close|crescent|square|sq|parkway|pkwy|"
-            r"highway|hwy|gardens|grove|row|walk|mews)\b"
-        ),
+        anchor_cues=True,
         window=(100, 100),
     ),
     Rule(
@@ -270,6 +330,8 @@ CONTACT_RULES: tuple[Rule, ...] = (
         re.compile(r"\b(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[ABD-HJLNP-UW-Z]{2}\b"),
         "postal address",
         shapes=(b"0 0",),
+        anchor_shapes=True,
+        window=(5, 5),
     ),
 )
 
@@ -285,4 +347,4 @@ INTRODUCED_NAME = re.compile(
     _I,
 )
 
-PERSONAL_RULES: tuple[Rule, ...] = CONTACT_RULES + IDENTITY_RULES
+PERSONAL_RULES: tuple[Rule, ...] = CONTACT_RULES + IDENTITY_RULES + NATIONAL_ID_RULES

@@ -105,6 +105,7 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
             r"(?<![A-Za-z0-9/+])(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         _aws_secret_next_to_id,
+        cues=(("akia", "asia"),),
         gates=gates(r"a(?:kia|sia)[a-z2-7]{16}"),
         group="value",
     ),
@@ -221,7 +222,7 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
             r"\b(?:password|passphrase|passcode|passwort|kennwort|mot de passe|contraseña|senha|"
             r"wachtwoord|hasło|pw|pwd|pass|pin|login)\b(?:\s+(?:for|of|to)\s+[^\s,.;]{1,40})?"
             r"\s*(?P<sep>(?:(?:is|was|ist|war|est|es|era|é|now|set to|became|reads|lautet|heißt|"
-            r"är|er|jest|=|:|->)"
+            r"är|er|jest|reset to|changed to|updated to|rotated to|new|=|:|->)"
             r"\s*){0,3})"
             r"[\"'`“«]?(?P<value>[^\s\"'`”»,;)]{4,})",
             _I,
@@ -269,8 +270,8 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         _credential("user name and password", min_length=6),
         cues=(("cred", "login", "user/pass", "user / pass", "u/p", "account:", "account ="),),
         group="value",
-        anchor=re.compile("cred|login|pass|u/p|account"),
-        window=(5, 150),
+        anchor_cues=True,
+        window=(12, 150),
     ),
     Rule(
         # A random string the line calls a key, token, secret or signature.
@@ -300,6 +301,74 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         group="value",
         anchor=re.compile("key|secret|token|pass|credential|auth|signature|signing|private"),
         window=(5, 150),
+    ),
+    Rule(
+        # <password>…</password>, <apiKey>…</apiKey>: XML config (Maven, .NET, Tomcat).
+        "secret.xml_element",
+        SECRET,
+        re.compile(
+            r"<(?P<tag>[\w:.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|"
+            r"access[_-]?key|private[_-]?key|client[_-]?secret|credential)[\w.-]*)\s*>"
+            r"\s*(?P<value>[^<\s]{4,})\s*</(?P=tag)\s*>",
+            _I,
+        ),
+        _credential("credential in an XML element", min_length=4),
+        cues=(("</",),),
+        group="value",
+    ),
+    Rule(
+        # sqlplus scott/Tiger_2024@//db:1521/ORCL, rman target sys/…@…: Oracle's user/password.
+        "secret.command_password",
+        SECRET,
+        re.compile(
+            r"\b(?:sqlplus|sqlldr|rman|expdp|impdp|exp|imp|dgmgrl|connect|conn)\s+(?:-\w+\s+)*"
+            r"(?:target\s+)?[\w$#]+/(?P<value>[^\s/@\"']{4,})@",
+            _I,
+        ),
+        _credential("password on a command line", min_length=4),
+        cues=(("sqlplus", "sqlldr", "rman", "expdp", "impdp", "exp ", "imp ", "dgmgrl", "conn"),),
+        group="value",
+    ),
+    Rule(
+        # A random string next to the word for key, password or token in other scripts:
+        # "REST API 키는 3004…", "パスワードは…", "密钥 …", "пароль: …".
+        "secret.high_entropy",
+        SECRET,
+        re.compile(
+            r"(?:키|비밀번호|암호|토큰|キー|パスワード|トークン|鍵|密钥|秘钥|密码|口令|令牌|"
+            r"ключ|пароль|токен|مفتاح|كلمة المرور|رمز|कुंजी|पासवर्ड|टोकन)"
+            r"(?P<gap>[^\n]{0,30}?)"
+            r"(?<![A-Za-z0-9+/=_-])(?P<value>[A-Za-z0-9+/=_-]{20,})(?![A-Za-z0-9+/=_-])",
+        ),
+        _random_named,
+        non_ascii=True,
+        cues=(
+            (
+                "키",
+                "비밀번호",
+                "암호",
+                "토큰",
+                "キー",
+                "パスワード",
+                "トークン",
+                "鍵",
+                "密钥",
+                "秘钥",
+                "密码",
+                "口令",
+                "令牌",
+                "ключ",
+                "пароль",
+                "токен",
+                "مفتاح",
+                "كلمة المرور",
+                "رمز",
+                "कुंजी",
+                "पासवर्ड",
+                "टोकन",
+            ),
+        ),
+        group="value",
     ),
     Rule(
         "secret.sk_api_key",

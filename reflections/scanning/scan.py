@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from reflections.scanning.cues import CueIndex
+from reflections.scanning.cues import CueIndex, ShapeIndex
 from reflections.scanning.findings import CATEGORIES, Finding
 from reflections.scanning.normalise import ENCODED_HINTS, views
 from reflections.scanning.rule import DIGIT_SHAPE
@@ -21,6 +21,9 @@ _CUES = CueIndex(
     ),
 )
 _VIEW_CUES = CueIndex(INJECTION_RULES)
+# Rules without cues: those gated by digit shapes are dispatched by the shapes a text has.
+_SHAPES = ShapeIndex(_CUES.uncued)
+_ALWAYS = tuple(r for r in _CUES.uncued if not r.shapes)
 
 
 def iter_findings(text: str) -> Iterator[Finding]:
@@ -32,9 +35,10 @@ def iter_findings(text: str) -> Iterator[Finding]:
     for finding in detect_secrets(text, cues):
         if not is_placeholder(text[finding.start : finding.end]):
             yield finding
-    for rule in (*_CUES.uncued, *_CUES.cued(cues)):
-        if rule.applies(lowered, ascii_only, shape, text, cues):
-            yield from rule.findings(text, lowered)
+    shapes = _SHAPES.found(shape)
+    for rule in (*_ALWAYS, *_SHAPES.shaped(shapes), *_CUES.cued(cues)):
+        if rule.applies(lowered, ascii_only, shape, text, cues, shapes):
+            yield from rule.findings(text, lowered, cues, shape)
     for view in views(text, cues):
         view_lowered = view.text.lower()
         view_ascii = view.text.isascii()
@@ -43,7 +47,7 @@ def iter_findings(text: str) -> Iterator[Finding]:
         for rule in (*_VIEW_CUES.uncued, *_VIEW_CUES.cued(view_cues)):
             if not rule.applies(view_lowered, view_ascii, view_shape, view.text, view_cues):
                 continue
-            for finding in rule.findings(view.text, view_lowered):
+            for finding in rule.findings(view.text, view_lowered, view_cues, view_shape):
                 start, end = view.written_span(finding.start, finding.end)
                 yield Finding(finding.rule, finding.category, start, end, finding.summary)
 

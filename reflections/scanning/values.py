@@ -24,7 +24,10 @@ _PLACEHOLDER = re.compile(
     r"os\.environ\w*|process\.env\w*|settings\.\w+|config\.\w+|vault:\S*|secrets?\.\w+)$"
     r"|^(?:your|my|insert|replace|enter|put|paste|generate|add)[\w-]*$|[\w-]+[_-]here$"
     r"|^(?:os\.environ|os\.getenv|process\.env|getenv|env\(|env\[|ENV\[|settings\.|config\.|"
-    r"secrets\.|vault:|ssm:|arn:aws:secretsmanager)",
+    r"secrets\.|vault:|ssm:|arn:aws:secretsmanager)"
+    # references to a value kept elsewhere: Terraform, templates, CI and shell variables
+    r"|^(?:var|local|data|module|each|self|inputs|vars|params|values|context)\.[\w.\[\]\"'-]+$"
+    r"|^\$\{\{?[^}]*\}\}?$|^\{\{[^}]*\}\}$|^\$\w+$",
     re.IGNORECASE,
 )
 # Official documentation values (AWS, Stripe, GitHub docs …): quoting them leaks nothing.
@@ -34,6 +37,33 @@ DOCUMENTED_EXAMPLES = frozenset(
         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         "AKIAI44QH8DHBEXAMPLE",
         "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+    )
+)
+
+
+# Card numbers the payment networks and processors publish for testing (Stripe, Adyen,
+# Braintree docs): charging them is impossible, quoting them leaks nothing.
+TEST_CARD_NUMBERS = frozenset(
+    (
+        "4242424242424242",
+        "4000056655665556",
+        "4111111111111111",
+        "4012888888881881",
+        "5555555555554444",
+        "5105105105105100",
+        "2223003122003222",
+        "378282246310005",
+        "371449635398431",
+        "6011111111111117",
+        "6011000990139424",
+        "3056930009020004",
+        "36227206271667",
+        "3566002020360505",
+        "6200000000000005",
+        "4000000000000002",
+        "4000000000009995",
+        "4000000000000077",
+        "4000002500003155",
     )
 )
 
@@ -126,13 +156,14 @@ def address_kind(value: str) -> str | None:
         address = ipaddress.ip_address(value)
     except ValueError:
         return None
+    # Loopback, link-local and multicast addresses name no one's network: every host has them.
     if address.is_loopback or address.is_unspecified or address.is_multicast:
+        return None
+    if address.is_link_local:
         return None
     if address.version == 4:
         if any(address in ipaddress.ip_network(n) for n in _DOC_V4):
             return None
-        if address.is_link_local:
-            return "link-local IPv4 address"
         if address.is_private:
             return "private IPv4 address"
         if address == ipaddress.ip_address("255.255.255.255"):
@@ -142,8 +173,6 @@ def address_kind(value: str) -> str | None:
         return "IPv4 address"
     if address in ipaddress.ip_network("2001:db8::/32"):
         return None
-    if address.is_link_local:
-        return "link-local IPv6 address"
     if address.is_private:
         return "unique-local IPv6 address"
     return "IPv6 address"

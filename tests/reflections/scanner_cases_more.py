@@ -30,9 +30,9 @@ OTHER_CASES: list[tuple[str, str, str, str]] = [
     ),
     (
         "personal.card_number",
-        "The decline was on card 4111 1111 1111 1111 for the order.",
-        "4111 1111 1111 1111",
-        "Order 4111 1111 1111 1112 shipped on time.",
+        "The decline was on card 4539 1488 0343 6467 for the order.",
+        "4539 1488 0343 6467",
+        "Stripe's test card 4242 4242 4242 4242 declines nothing; order 4111 1111 1111 1112.",
     ),
     (
         "personal.national_id",

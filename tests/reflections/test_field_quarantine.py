@@ -99,7 +99,8 @@ def test_a_secret_hidden_by_a_json_escape_is_found_and_never_shown(tmp_path):
     assert reflection.state == State.QUARANTINED
     fields = set(reflection.findings.values_list("field", flat=True))
     assert "json:self_reflection.credit_assignment.root_cause" in fields
-    html = client_for(UserFactory(roles=["admin"])).get(f"/quarantine/{reflection.pk}/").content.decode()
+    admin = client_for(UserFactory(roles=["admin"]))
+    html = admin.get(f"/quarantine/{reflection.pk}/").content.decode()
     assert TOKEN[4:] not in html and escaped not in html
 
 

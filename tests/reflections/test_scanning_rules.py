@@ -92,9 +92,9 @@ def test_a_public_ipv4_address_is_reported_as_infrastructure_detail():
     assert finding.summary == "IPv4 address"
 
 
-def test_loopback_discloses_nothing_but_a_link_local_address_is_named_as_such():
-    summaries = {f.summary for f in scan_text("Use 127.0.0.1 or 169.254.169.254 there.")}
-    assert summaries == {"link-local IPv4 address"}
+def test_loopback_and_link_local_addresses_disclose_nothing():
+    """Every host has them: 169.254.169.254 is the cloud metadata service everywhere."""
+    assert not scan_text("Use 127.0.0.1, ::1, fe80::1 or 169.254.169.254 there.")
 
 
 def test_localhost_discloses_nothing_with_or_without_a_port():
