@@ -41,9 +41,7 @@ def test_our_corpus_is_detected_and_masked_in_every_category(dev, category):
 
 
 def test_our_clean_look_alikes_raise_at_most_one_false_positive_in_thirty(dev):
-    assert len(dev.false_positives) * 30 <= dev.clean, [
-        o.record["id"] for o in dev.false_positives
-    ]
+    assert len(dev.false_positives) * 30 <= dev.clean, [o.record["id"] for o in dev.false_positives]
 
 
 def test_the_held_out_corpus_does_not_fall_below_its_first_measurement():
