@@ -10,8 +10,8 @@ from datetime import datetime
 
 from reflections.importers.base import ParsedReflection, Rejection
 from reflections.importers.workspace import SourceFile, read_source
-from reflections.scanning import describe_findings, mask
-from reflections.scanning.fields import LIST_FIELDS, TEXT_FIELDS, scan_reflection
+from reflections.scanning import describe_findings
+from reflections.scanning.fields import LIST_FIELDS, TEXT_FIELDS, masked_path, scan_reflection
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_PARSE_THRESHOLD = 2000
@@ -42,7 +42,7 @@ def values_of(parsed: ParsedReflection) -> dict:
 def _unsafe_identity(item: ParsedReflection, findings: list) -> Rejection:
     fields = " and ".join(dict.fromkeys(f.field for f in findings))
     return Rejection(
-        mask(item.source_path),
+        masked_path(item.source_path),
         None,
         f"{fields}: looks unsafe ({describe_findings(findings)}); the value is not shown. "
         "Rename the file or fix the department before importing it",

@@ -7,7 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from reflections.models.history import ReflectionHistory
-from reflections.scanning import mask
+from reflections.scanning.fields import masked_path
 
 
 class Department(models.Model):
@@ -162,7 +162,7 @@ class Reflection(models.Model):
         newer rules can find something in a path the import accepted."""
         if self.state != State.QUARANTINED:
             return self.source_path
-        return mask(self.source_path)
+        return masked_path(self.source_path)
 
     @property
     def multiplier(self) -> float:

@@ -116,6 +116,7 @@ def _covered(value: str, text: str, plain: str) -> bool:
 # Paths and ids: scanned unless every segment is plainly harmless (see _plain_segment).
 _IDENTIFIERS = frozenset(("source_path", "task_id", "external_id"))
 _PATH_PARTS = re.compile(r"[/#]")
+_PATH_SPLIT = re.compile(r"([/#])")
 _EXTENSION = re.compile(r"\.(?:md|json|jsonl|txt|ya?ml)$")
 _DATE = re.compile(r"(?:19|20)\d\d(?:[01]\d(?:[0-3]\d)?)?")
 
@@ -233,6 +234,20 @@ def masked_values(text: str, findings: list[Finding], values: Mapping[str, objec
             for section in values["sections"] or ()
         ]
     return out
+
+
+def masked_path(path: str) -> str:
+    """A path as a message or page shows it once something in it looks unsafe: every segment
+    that is not plainly harmless (a lowercase word, a date, a counter) hidden whole, for a
+    path's parts are not masked well one token at a time (a share name after a host)."""
+    findings = scan_text(path)
+    if not findings and mask(path) == path:
+        return path
+    category = findings[0].category if findings else "secret"
+    return "".join(
+        part if part in ("/", "#", "") or _plain_segment(part) else f"[REDACTED:{category}]"
+        for part in _PATH_SPLIT.split(path)
+    )
 
 
 def masked_source(text: str, findings: list[Finding]) -> str:

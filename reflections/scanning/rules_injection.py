@@ -14,13 +14,13 @@ from reflections.scanning.rule import Rule, gates
 IGNORECASE = _I = re.IGNORECASE
 
 
-def quote(label: str) -> Callable[[re.Match[str]], str]:
-    # Injection text is not secret, so the summary may quote it (whitespace normalised).
+def labelled(label: str) -> Callable[[re.Match[str]], str]:
+    """The summary of an injection finding: what kind it is, never the words. The words are
+    what a reader must not see (a link that exfiltrates, an order to a later agent), so they
+    stay in the masked text, where an admin reads them in context."""
+
     def summary(match: re.Match[str]) -> str:
-        phrase = " ".join(match.group().split())
-        if len(phrase) > 60:
-            phrase = phrase[:57] + "..."
-        return f"{label}: '{phrase}'"
+        return label
 
     return summary
 
@@ -35,7 +35,7 @@ def _role_override(match: re.Match[str]) -> str | None:
         before = match.string[max(0, match.start() - 20) : match.start()]
         if not _ADDRESSED.search(before):
             return None
-    return quote("role override")(match)
+    return labelled("role override")(match)
 
 
 _QUALIFIERS = (
@@ -62,7 +62,7 @@ def phrase(
         f"injection.{name}",
         INJECTION,
         re.compile(pattern, flags),
-        quote(label),
+        labelled(label),
         cues=cue_groups,
         anchor=anchor,
         window=window,

@@ -13,7 +13,7 @@ import re
 
 from reflections.scanning.findings import INJECTION
 from reflections.scanning.rule import Rule
-from reflections.scanning.rules_injection import IGNORECASE, phrase, quote
+from reflections.scanning.rules_injection import IGNORECASE, labelled, phrase
 
 _SENTENCE_START = re.compile(r"(?:[.!?]\s|\n|^)[^.!?\n]*\Z")
 _FORWARD = re.compile(
@@ -38,7 +38,7 @@ _WARNING = re.compile(
 
 def _order(label: str):
     """The phrase as an order: its sentence looks forward and is no warning or narrative."""
-    quoted = quote(label)
+    named = labelled(label)
 
     def summary(match: re.Match[str]) -> str | None:
         text, start = match.string, match.start()
@@ -51,7 +51,7 @@ def _order(label: str):
         sentence = body + match.group() + (rest.group() if rest else "")
         if not _FORWARD.search(sentence) and not _IMPERATIVE_START.fullmatch(body):
             return None
-        return quoted(match)
+        return named(match)
 
     return summary
 

@@ -14,6 +14,7 @@ from reflections import bulk
 from reflections.importers.base import Rejection
 from reflections.models import Agent, Department
 from reflections.scanning import mask, scan_text
+from reflections.scanning.fields import masked_path
 from reflections.services.rollups import shift_flows
 
 Progress = Callable[[int], None]
@@ -53,7 +54,7 @@ class ImportSummary:
         shown: dict[str, str] = {}
         self.rejected = [
             Rejection(
-                _masked(r.path, shown),
+                _masked(r.path, shown, masked_path),
                 r.line,
                 _masked(r.reason, shown) if _QUOTES.search(r.reason) else r.reason,
             )
@@ -74,9 +75,9 @@ class ImportSummary:
 _QUOTES = re.compile("['\"`]")
 
 
-def _masked(text: str, seen: dict[str, str]) -> str:
+def _masked(text: str, seen: dict[str, str], masker=None) -> str:
     if text not in seen:
-        seen[text] = mask(text) if scan_text(text) else text
+        seen[text] = (masker or mask)(text) if scan_text(text) else text
     return seen[text]
 
 
