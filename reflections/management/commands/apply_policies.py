@@ -5,6 +5,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from reflections.services.batches import quote_value
 from reflections.services.policies import BackfillError, apply_policies, backfill_policies
 
 MAX_LISTED_CHANGES = 200
@@ -14,7 +15,9 @@ def _as_of(value: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise CommandError(f"--as-of must be a date like 2026-05-31, not {value!r}") from None
+        raise CommandError(
+            f"--as-of must be a date like 2026-05-31, not {quote_value(value)}"
+        ) from None
 
 
 class Command(BaseCommand):

@@ -5,6 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
+from reflections.services.batches import quote_value
 from reflections.services.export import EXPORT_FIELDS, iter_reflection_export
 from reflexion_site.downloads import SafeCsvWriter
 
@@ -18,7 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, department, format, **options):
         if department and not Department.objects.filter(slug=department).exists():
-            raise CommandError(f"unknown department {department!r}")
+            raise CommandError(f"unknown department {quote_value(department)}")
         records = iter_reflection_export(department=department)
         if format == "csv":
             # Fields come from imported files: a cell that would run as a formula is disarmed.

@@ -8,6 +8,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from reflections.services.batches import quote_value
 from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
 from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
 
@@ -16,7 +17,9 @@ def _since(value: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise CommandError(f"--since must be a date like 2026-05-31, not {value!r}") from None
+        raise CommandError(
+            f"--since must be a date like 2026-05-31, not {quote_value(value)}"
+        ) from None
 
 
 class Command(BaseCommand):

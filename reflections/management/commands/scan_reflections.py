@@ -5,6 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
+from reflections.services.batches import quote_value
 from reflections.services.scanning import scan_reflections
 
 
@@ -17,12 +18,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, department, **options):
         if department and not Department.objects.filter(slug=department).exists():
-            raise CommandError(f"unknown department {department!r}")
+            raise CommandError(f"unknown department {quote_value(department)}")
         result = scan_reflections(department=department)
         if options["json"]:
             self.stdout.write(json.dumps(result))
             return
         self.stdout.write(
             f"Scanned {result['scanned']:,} reflections: {result['new_findings']} new findings, "
-            f"{result['quarantined']} newly quarantined."
+            f"{result['quarantined']} newly quarantined; {result['masked_names']} agent names "
+            "and task labels masked."
         )

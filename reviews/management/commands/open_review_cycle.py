@@ -6,6 +6,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.models import Department
+from reflections.services.batches import quote_value
 from reviews.policies import QuarterError
 from reviews.services.cycles import ReviewError, open_cycle, resolve_reviewers
 
@@ -29,11 +30,13 @@ class Command(BaseCommand):
     def handle(self, *args, department, quarter, as_of, reviewers, window_days, size, as_json, **o):
         dept = Department.objects.filter(slug=department).first()
         if dept is None:
-            raise CommandError(f"no department {department!r}")
+            raise CommandError(f"no department {quote_value(department)}")
         try:
             starts_on = date.fromisoformat(as_of) if as_of else None
         except ValueError:
-            raise CommandError(f"--as-of must be a date like 2026-07-01, not {as_of!r}") from None
+            raise CommandError(
+                f"--as-of must be a date like 2026-07-01, not {quote_value(as_of)}"
+            ) from None
         names = [n.strip() for n in reviewers.split(",") if n.strip()]
         if not names:
             raise CommandError("name at least one reviewer with --reviewers")

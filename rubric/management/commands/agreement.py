@@ -5,6 +5,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from reflections.services.batches import quote_value
 from rubric.agreement import Agreement
 from rubric.models import RatingRound
 from rubric.selectors.agreement import agreement_report
@@ -28,7 +29,7 @@ def day(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise CommandError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+        raise CommandError(f"{quote_value(text)} is not a date (YYYY-MM-DD)") from None
 
 
 class Command(BaseCommand):

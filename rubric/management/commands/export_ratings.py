@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from reflections.services.batches import quote_value
 from rubric.models import RatingRound
 from rubric.selectors.rounds import export_ratings, write_ratings_csv
 
@@ -13,7 +14,9 @@ def _date(value: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise CommandError(f"--since {value!r} is not a date such as 2026-03-01") from None
+        raise CommandError(
+            f"--since {quote_value(value)} is not a date such as 2026-03-01"
+        ) from None
 
 
 class Command(BaseCommand):
