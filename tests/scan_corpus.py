@@ -139,6 +139,35 @@ def measure(record: dict) -> Outcome:
     return outcome
 
 
+def redaction_problem(record: dict) -> str | None:
+    """Why the masked text of a flagged record could not be submitted as its redaction as it
+    stands (it does not parse in its format, or still looks unsafe); None when it could."""
+    from reflections.services.quarantine import unsafe_in
+
+    path, text, fmt = reflection_file(record)
+    parsed = next(
+        (
+            i
+            for i in parse_text(text, fmt=fmt, source_path=path, now=NOW)
+            if isinstance(i, ParsedReflection)
+        ),
+        None,
+    )
+    if parsed is None:
+        return None
+    findings = scan_reflection(parsed.original_text, values_of(parsed))
+    if not findings or any(f.field in ("source_path", "department") for f in findings):
+        return None  # nothing to redact, or rejected at import
+    masked = masked_source(parsed.original_text, findings)
+    again = parse_text(masked, fmt=fmt, source_path=path, now=NOW)
+    edit = next((i for i in again if isinstance(i, ParsedReflection)), None)
+    if edit is None:
+        return f"does not parse: {again[0].reason}"
+    values = values_of(edit) | {"department": "research"}
+    remaining = [f for f in unsafe_in(masked, values) if f.field != "source_path"]
+    return f"still unsafe: {sorted({f.rule for f in remaining})}" if remaining else None
+
+
 @dataclass
 class Report:
     """Per category: records, detected, fully hidden; clean records flagged."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from reflections.scanning import structure
 from reflections.scanning.findings import (
     CATEGORIES,
     INFRASTRUCTURE,
@@ -103,6 +104,8 @@ def _private_host(name: str) -> bool:
     )
 
 
+# A date is no one's number: "2026-05-14" or "2026-05-14 10:30" stays readable.
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?")
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
 
@@ -132,7 +135,8 @@ def strict_findings(text: str, findings: Iterable[Finding] | None = None) -> lis
             Finding("mask.name_like", PERSONAL, m.start(), m.end(), "a possible name")
             for pattern in (_NAME_LIKE, _NAME_CAPS, _NUMBER_LIKE, _PERSONAL_FIELD, INTRODUCED_NAME)
             for m in pattern.finditer(text)
-            if pattern is not _NUMBER_LIKE or sum(c.isdigit() for c in m.group()) >= 6
+            if pattern is not _NUMBER_LIKE
+            or (sum(c.isdigit() for c in m.group()) >= 6 and not _ISO_DATE.match(text, m.start()))
         ]
     if any(f.category == INFRASTRUCTURE for f in found):
         extra += [
@@ -148,7 +152,21 @@ def strict_findings(text: str, findings: Iterable[Finding] | None = None) -> lis
 
 def _sentence_of(text: str, finding: Finding) -> Finding:
     start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, finding.start)), default=0)
-    end = next((m.end() for m in _SENTENCE_END.finditer(text, finding.end)), len(text))
+    # Inside a quoted string (a YAML or JSON value, a quotation) the sentence ends at the quotes.
+    line_start = text.rfind("\n", 0, finding.start) + 1
+    opening = text.rfind('"', line_start, finding.start)
+    if opening >= 0 and text.count('"', line_start, finding.start) % 2 == 1:
+        closing = text.find('"', finding.end)
+        if closing > 0:
+            return Finding("mask.injected_sentence", INJECTION, opening + 1, closing, "injected")
+    # A full stop ends the sentence with it; a line break ends it before itself.
+    end = next(
+        (
+            m.end() if m.group() != "\n" else m.start()
+            for m in _SENTENCE_END.finditer(text, finding.end)
+        ),
+        len(text),
+    )
     while start < finding.start and text[start].isspace():
         start += 1
     return Finding("mask.injected_sentence", INJECTION, start, max(end, finding.end), "injected")
@@ -177,23 +195,25 @@ _MASK_ROUNDS = 5
 
 
 def _mask_once(text: str, findings: Iterable[Finding]) -> str:
-    spans = sorted((f.start, f.end, f.category) for f in findings if f.end > f.start)
+    spans = sorted(structure.fit(text, findings))
     out: list[str] = []
     position = 0
     i = 0
     while i < len(spans):
-        start, end, category = spans[i]
+        start, end, category, quoted = spans[i]
         categories = [category]
         i += 1
         while i < len(spans) and spans[i][0] < end:
             end = max(end, spans[i][1])
+            quoted = quoted or spans[i][3]
             if spans[i][2] not in categories:
                 categories.append(spans[i][2])
             i += 1
         start = max(start, position)
         out.append(text[position:start])
         categories.sort(key=CATEGORIES.index)
-        out.append(f"[REDACTED:{'+'.join(categories)}]")
+        marker = f"[REDACTED:{'+'.join(categories)}]"
+        out.append(f'"{marker}"' if quoted else marker)
         position = max(position, end)
     out.append(text[position:])
-    return "".join(out)
+    return structure.requote("".join(out))

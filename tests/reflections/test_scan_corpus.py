@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.scan_corpus import UNSAFE_CATEGORIES, Report, evaluate
+from tests.scan_corpus import UNSAFE_CATEGORIES, Report, evaluate, load, redaction_problem
 
 DEV = ("dev-a", "dev-b", "dev-c")
 # What the issue asks of our corpus: share of unsafe records detected and fully masked.
@@ -49,3 +49,11 @@ def test_the_held_out_corpus_does_not_fall_below_its_first_measurement():
     for category in UNSAFE_CATEGORIES:
         assert report.rate(category) >= HELDOUT_FLOOR[category], category
     assert len(report.false_positives) <= 10
+
+
+@pytest.mark.parametrize("corpus", (*DEV, "heldout"))
+def test_a_flagged_reflections_masked_text_can_be_submitted_as_its_redaction(corpus):
+    """The masked text keeps its format (JSON stays JSON, front matter stays YAML) and passes
+    the strict rule, so an admin edits what is left rather than repairing syntax."""
+    problems = {r["id"]: p for r in load(corpus, "unsafe") if (p := redaction_problem(r))}
+    assert not problems
