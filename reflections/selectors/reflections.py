@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import connection
-from django.db.models import BooleanField, Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import QueryDict
@@ -32,18 +32,21 @@ from reflections.selectors.policy import (
     reflection_policy,
     window_stat_aggregates,
 )
+from reflexion_site.keyset import Key
 
-# Sort key in the URL → ORDER BY. Every order ends on -id so pages never overlap or skip
-# rows that share a value (many reflections have 0 retrievals and the same import date).
-LIST_SORTS: dict[str, tuple[str, tuple]] = {
-    "-created_at": ("Newest first", ("-created_at", "-id")),
-    "created_at": ("Oldest first", ("created_at", "-id")),
-    "-retrieval_count": ("Most retrieved", ("-retrieval_count", "-id")),
-    "retrieval_count": ("Least retrieved", ("retrieval_count", "-id")),
-    # PostgreSQL puts NULLs first in a descending order; never-retrieved belongs last.
+# Sort key in the URL → the keys of its keyset order (reflexion_site.keyset). Every order ends
+# on the id, in the same direction, so pages never overlap or skip rows that share a value
+# (many reflections have 0 retrievals and the same import date), and each one is an index
+# range: refl_created, refl_retrievals (and their department twins).
+LIST_SORTS: dict[str, tuple[str, tuple[Key, ...]]] = {
+    "-created_at": ("Newest first", (Key("created_at"), Key("id"))),
+    "created_at": ("Oldest first", (Key("created_at", False), Key("id", False))),
+    "-retrieval_count": ("Most retrieved", (Key("retrieval_count"), Key("id"))),
+    "retrieval_count": ("Least retrieved", (Key("retrieval_count", False), Key("id", False))),
+    # Never-retrieved ones last.
     "-last_retrieved_at": (
         "Recently retrieved",
-        (F("last_retrieved_at").desc(nulls_last=True), "-id"),
+        (Key("last_retrieved_at", nullable=True), Key("id")),
     ),
 }
 DEFAULT_SORT = "-created_at"
@@ -134,7 +137,12 @@ def search_text(qs: QuerySet[Reflection], q: str) -> QuerySet[Reflection]:
     return qs.filter(Q(title__icontains=q) | Q(body__icontains=q) | Q(source_path__icontains=q))
 
 
+def list_keys(filters: ReflectionFilters) -> tuple[Key, ...]:
+    return LIST_SORTS.get(filters.sort, LIST_SORTS[DEFAULT_SORT])[1]
+
+
 def reflection_list(*, user, filters: ReflectionFilters) -> QuerySet[Reflection]:
+    """The reflections the filters select, unordered: the view pages them by `list_keys`."""
     qs = access.visible_reflections(user)
     if filters.department:
         qs = qs.filter(department__slug=filters.department)
@@ -147,8 +155,7 @@ def reflection_list(*, user, filters: ReflectionFilters) -> QuerySet[Reflection]
     if filters.state:
         qs = qs.filter(state=filters.state)
     qs = search_text(qs, filters.q)
-    _, order = LIST_SORTS.get(filters.sort, LIST_SORTS[DEFAULT_SORT])
-    return qs.select_related("department", "agent").only(*LIST_FIELDS).order_by(*order)
+    return qs.select_related("department", "agent").only(*LIST_FIELDS)
 
 
 @dataclass(frozen=True)

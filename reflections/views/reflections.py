@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, time, timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -19,6 +19,7 @@ from reflections.models import State
 from reflections.rendering import render_sections
 from reflections.selectors import reflections as selectors
 from reflections.selectors.policy import reflection_findings
+from reflexion_site import keyset
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
 MAX_PAGE_SIZE = 200
@@ -40,8 +41,22 @@ def reflection_list(request: HtmxHttpRequest) -> HttpResponse:
     require_any_role(request.user)
     filters = selectors.ReflectionFilters.from_query(request.GET)
     page_size = _page_size(request)
-    paginator = Paginator(selectors.reflection_list(user=request.user, filters=filters), page_size)
-    page = paginator.get_page(request.GET.get("page"))
+    qs = selectors.reflection_list(user=request.user, filters=filters)
+    keys = selectors.list_keys(filters)
+    jump = request.GET.get("from", "").strip()
+    try:
+        page = keyset.page(
+            qs,
+            keys,
+            size=page_size,
+            after=_jump_cursor(keys, jump) if jump else request.GET.get("after"),
+            before=None if jump else request.GET.get("before"),
+            last=not jump and request.GET.get("last") == "1",
+        )
+    except keyset.BadCursor:
+        page = keyset.page(qs, keys, size=page_size)  # a stale or edited link: start over
+    count, exact = keyset.capped_count(qs)
+    estimate = None if exact else keyset.estimated_count(qs)
 
     # Links carry the filters as the page understood them, not the raw (possibly junk) query.
     query = filters.as_query()
@@ -51,18 +66,53 @@ def reflection_list(request: HtmxHttpRequest) -> HttpResponse:
         "filters": filters,
         "options": selectors.filter_options(request.user),
         "page": page,
+        "count": count,
+        "count_exact": exact,
+        "count_estimate": max(estimate or 0, count) if estimate is not None else None,
+        "jump": _jump_field(keys[0]),
         "query": query,
         "page_size": page_size,
         "page_size_choices": sorted({*PAGE_SIZE_CHOICES, page_size}),
     }
     if wants_fragment(request):
         response = render(request, "reflections/list.html#results", context)
-        pushed = {**query, "page": str(page.number)} if page.number > 1 else query
+        pushed = {**query, **_position(request)}
         push_url(response, f"{request.path}?{urlencode(pushed)}" if pushed else request.path)
     else:
         response = render(request, "reflections/list.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _position(request: HttpRequest) -> dict[str, str]:
+    """Where in the list the page is, for the pushed URL."""
+    for name in ("from", "after", "before", "last"):
+        if value := request.GET.get(name):
+            return {name: value}
+    return {}
+
+
+def _jump_field(key: keyset.Key) -> str:
+    """What "jump to" asks for in this order: a date or a number."""
+    return "date" if key.field.endswith("_at") else "number"
+
+
+def _jump_cursor(keys, value: str) -> str:
+    """A cursor just before the first row at `value` (a date, or a retrieval count)."""
+    first = keys[0]
+    try:
+        if first.field.endswith("_at"):
+            day = date.fromisoformat(value)
+            edge = datetime.combine(day, time.min, tzinfo=UTC)
+            point = (
+                edge + timedelta(days=1) - timedelta(microseconds=1) if first.descending else edge
+            )
+        else:
+            point = int(value)
+    except ValueError:
+        raise keyset.BadCursor("not a date or a number") from None
+    # The id bound sits beyond every id, so every row at `point` is on the page.
+    return keyset.cursor_of([point, 2**62 if first.descending else -1])
 
 
 @login_required

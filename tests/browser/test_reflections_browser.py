@@ -52,7 +52,7 @@ def row_titles(page) -> list[str]:
 @pytest.mark.django_db(transaction=True)
 def test_a_manager_filters_pages_and_opens_a_reflection(page, live_server, memory):
     sign_in(page, live_server, "mara")
-    assert page.locator(".result-count").inner_text() == "1\N{EN DASH}31 of 31 reflections"
+    assert page.locator(".result-count").inner_text() == "31 reflections"
     page.evaluate("window.__sameDocument = true")  # a full reload would forget this
 
     with page.expect_response(lambda r: "department=finance" in r.url) as filtered:
@@ -72,9 +72,9 @@ def test_a_manager_filters_pages_and_opens_a_reflection(page, live_server, memor
     page.select_option("#f-page-size", "25")
     page.wait_for_url(lambda url: url.endswith("/reflections/?page_size=25"))
     page.click(".pagination a[rel=next]")
-    page.wait_for_url(lambda url: url.endswith("/reflections/?page_size=25&page=2"))
-    assert page.locator(".pagination .page-of").inner_text() == "Page 2 of 2"
+    page.wait_for_url(lambda url: "/reflections/?page_size=25&after=" in url)
     assert len(row_titles(page)) == 6
+    expect(page.locator(".pagination a[rel=next]")).to_have_count(0)
     assert page.evaluate("window.__sameDocument") is True
 
     page.fill("#f-q", "card fees")

@@ -240,45 +240,61 @@ def query_of(href: str) -> dict[str, list[str]]:
     return parse_qs(urlsplit(href).query)
 
 
-def test_pagination_pages_through_the_filtered_list_keeping_the_filters(
+def titles_of(page) -> list[str]:
+    return [a.get_text(strip=True) for a in page.select("td.col-title a")]
+
+
+def test_pagination_pages_through_the_filtered_list_by_cursor_keeping_the_filters(
     manager_client, seven_failures
 ):
     first = soup_of(manager_client.get(LIST_URL, {"kind": "failure", "page_size": 3}))
 
     assert (
         first.select_one(".result-count").get_text(" ", strip=True)
-        == "1\N{EN DASH}3 of 7 reflections"
+        == "7 reflections, 3 on this page"
     )
-    assert first.select_one(".pagination .page-of").get_text(strip=True) == "Page 1 of 3"
-    assert [a.get_text(strip=True) for a in first.select("td.col-title a")] == [
-        "failure 6",
-        "failure 5",
-        "failure 4",
-    ]
+    assert titles_of(first) == ["failure 6", "failure 5", "failure 4"]
     next_href = first.select_one(".pagination a[rel=next]")["href"]
-    assert query_of(next_href) == {"kind": ["failure"], "page_size": ["3"], "page": ["2"]}
-    last_href = first.select_one(".pagination a[rel=last]")["href"]
-    assert query_of(last_href)["page"] == ["3"]
+    assert set(query_of(next_href)) == {"kind", "page_size", "after"}
     assert first.select(".pagination a[rel=prev]") == []
 
-    last = soup_of(manager_client.get(LIST_URL + last_href))
-
-    assert [a.get_text(strip=True) for a in last.select("td.col-title a")] == ["failure 0"]
-    assert (
-        last.select_one(".result-count").get_text(" ", strip=True)
-        == "7\N{EN DASH}7 of 7 reflections"
+    second = soup_of(manager_client.get(LIST_URL + next_href))
+    assert titles_of(second) == ["failure 3", "failure 2", "failure 1"]
+    back = soup_of(
+        manager_client.get(LIST_URL + second.select_one(".pagination a[rel=prev]")["href"])
     )
+    assert titles_of(back) == ["failure 6", "failure 5", "failure 4"]
+
+    last = soup_of(
+        manager_client.get(LIST_URL + first.select_one(".pagination a[rel=last]")["href"])
+    )
+    assert titles_of(last) == ["failure 2", "failure 1", "failure 0"]
+    assert last.select(".pagination a[rel=next]") == []
     assert query_of(last.select_one(".pagination a[rel=first]")["href"]) == {
         "kind": ["failure"],
         "page_size": ["3"],
     }
-    assert last.select(".pagination a[rel=next]") == []
 
 
-def test_a_page_number_past_the_end_shows_the_last_page(manager_client, seven_failures):
-    page = soup_of(manager_client.get(LIST_URL, {"page_size": 3, "page": 99}))
+def test_jump_to_a_date_starts_the_page_at_that_day(manager_client, seven_failures):
+    ReflectionFactory(title="older", kind="failure", created_at=T0 - timedelta(days=3))
 
-    assert page.select_one(".pagination .page-of").get_text(strip=True) == "Page 3 of 3"
+    page = soup_of(
+        manager_client.get(
+            LIST_URL, {"kind": "failure", "page_size": 3, "from": (T0 - timedelta(days=1)).date()}
+        )
+    )
+
+    assert titles_of(page) == ["older"]
+    assert page.select_one(".pagination a[rel=prev]")
+
+
+def test_an_edited_cursor_starts_over_at_the_first_page(manager_client, seven_failures):
+    page = soup_of(
+        manager_client.get(LIST_URL, {"kind": "failure", "page_size": 3, "after": "junk"})
+    )
+
+    assert titles_of(page) == ["failure 6", "failure 5", "failure 4"]
 
 
 @pytest.mark.parametrize(("asked", "served"), [("500", "200"), ("0", "1"), ("lots", "50")])
@@ -305,21 +321,23 @@ def test_the_filter_bar_is_a_plain_get_form_that_works_without_javascript(manage
 def test_an_htmx_request_gets_only_the_results_fragment_and_the_url_to_push(
     manager_client, seven_failures
 ):
+    cursor = soup_of(manager_client.get(LIST_URL, {"kind": "failure", "page_size": "3"}))
+    after = query_of(cursor.select_one(".pagination a[rel=next]")["href"])["after"][0]
     response = manager_client.get(
         LIST_URL,
-        {"kind": "failure", "q": "", "page_size": "3", "page": "2"},
+        {"kind": "failure", "q": "", "page_size": "3", "after": after},
         headers={"HX-Request": "true"},
     )
 
     fragment = soup_of(response)
     assert fragment.find("html") is None
-    assert fragment.find("form") is None
+    assert fragment.select("form#filters") == []
     top_level = [el for el in fragment.children if getattr(el, "name", None)]
     assert [(el.name, el["id"]) for el in top_level] == [("section", "results")]
     assert len(fragment.select("td.col-title a")) == 3
     pushed = urlsplit(response.headers["HX-Push-Url"])
     assert pushed.path == LIST_URL
-    assert parse_qs(pushed.query) == {"kind": ["failure"], "page_size": ["3"], "page": ["2"]}
+    assert parse_qs(pushed.query) == {"kind": ["failure"], "page_size": ["3"], "after": [after]}
     assert "HX-Request" in response.headers["Vary"]
 
 
