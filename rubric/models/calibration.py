@@ -101,6 +101,11 @@ class CalibrationAttempt(models.Model):
     # The item positions in the order this attempt serves them: drawn afresh for every attempt
     # (a retry never repeats the previous sequence). Empty on attempts from before: set order.
     order = models.JSONField(default=list, blank=True)
+    # The positions this attempt is scored on (gold the rater had not seen when it started) and,
+    # of those, the ones whose gold stays hidden afterwards (rubric.held_out). Empty on attempts
+    # from before: scored on every item, every gold shown.
+    scored = models.JSONField(default=list, blank=True)
+    held_out = models.JSONField(default=list, blank=True)
     # Filled at submission: {criterion: value, "pooled": value}; a value may be None when
     # undefined (a constant rater), never a made-up 0.
     kappa = models.JSONField(default=dict)  # quadratic-weighted κ against gold

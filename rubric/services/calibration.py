@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from rubric.agreement import kappa, kappa_undefined_reason
 from rubric.eligibility import latest_attempt, quarter_of
+from rubric.held_out import NoFairRetry, plan_attempt, revealed_by
 from rubric.models import (
     CRITERIA,
     CalibrationAttempt,
@@ -65,27 +66,42 @@ def draw_order(
 def start_attempt(*, user) -> CalibrationAttempt:
     """Resume the rater's open attempt, or start one on the active set under the current
     rubric (the version every score of the attempt is given under), its items in a new order
-    (see draw_order)."""
+    (see draw_order), scored only on items whose gold this rater has not seen (held_out)."""
     resumed = open_attempt(user)
     if resumed is not None:
         return resumed
     calibration_set = active_set()
     if calibration_set is None:
         raise CalibrationError("there is no calibration set yet; an admin builds one")
-    previous = (
+    before = list(
         CalibrationAttempt.objects.filter(rater=user, calibration_set=calibration_set)
         .order_by("-started_at", "-id")
-        .values_list("order", flat=True)
-        .first()
+        .values_list("order", "scored", "held_out", "submitted_at")
     )
     positions = list(calibration_set.items.order_by("position").values_list("position", flat=True))
+    seen: set[int] = set()
+    for _, scored, held_out, submitted_at in before:
+        if submitted_at is not None:
+            seen |= revealed_by(scored, held_out, positions)
+    try:
+        plan = plan_attempt(positions, seen, rng=random.Random(secrets.randbits(64)))
+    except NoFairRetry as error:
+        raise CalibrationError(str(error)) from None
+    previous = before[0][0] if before else None
     return CalibrationAttempt.objects.create(
         rater=user,
         calibration_set=calibration_set,
         rubric=current_rubric(),
         started_at=timezone.now(),
         order=draw_order(positions, previous or positions),
+        scored=plan.scored,
+        held_out=plan.held_out,
     )
+
+
+def counts_for(attempt: CalibrationAttempt) -> set[int] | None:
+    """Positions the attempt is scored on (None: every item, attempts from before)."""
+    return set(attempt.scored) if attempt.scored else None
 
 
 def attempt_levels(attempt: CalibrationAttempt) -> dict[int, dict[str, float]]:
@@ -213,12 +229,25 @@ def attempt_agreement(attempt: CalibrationAttempt) -> Agreement:
     if attempt.submitted_at is None:
         raise CalibrationError("gold is shown only after the attempt is submitted")
     given, gold = attempt_levels(attempt), gold_levels(attempt)
+    counted = _counted_items(attempt)
     pairs: dict[str, list[tuple[float, float]]] = {c: [] for c in CRITERIA}
     for item_id, levels in sorted(gold.items()):
+        if counted is not None and item_id not in counted:
+            continue
         for criterion, level in levels.items():
             if criterion in given.get(item_id, {}):
                 pairs[criterion].append((given[item_id][criterion], level))
     return agreement_with_gold(pairs)
+
+
+def _counted_items(attempt: CalibrationAttempt) -> set[int] | None:
+    """Item ids the attempt is scored on (None: all)."""
+    positions = counts_for(attempt)
+    if positions is None:
+        return None
+    return set(
+        attempt.calibration_set.items.filter(position__in=positions).values_list("pk", flat=True)
+    )
 
 
 def calibration_passed(pooled_kappa: float | None, pass_kappa: float) -> bool:
@@ -238,6 +267,8 @@ def submit_attempt(*, attempt: CalibrationAttempt) -> CalibrationAttempt:
         raise CalibrationError(f"{left} item{'s' if left != 1 else ''} still to rate")
     pairs: dict[str, list[tuple[float, float]]] = {c: [] for c in CRITERIA}
     gold = GoldScore.objects.filter(item__calibration_set=attempt.calibration_set_id)
+    if counts_for(attempt) is not None:
+        gold = gold.filter(item__position__in=counts_for(attempt))
     for item_id, criterion, level in gold.order_by("item__position", "criterion").values_list(
         "item_id", "criterion", "level"
     ):
@@ -292,6 +323,9 @@ class ResultRow:
     number: int = 0  # where the attempt served it
     agreed: int = 0  # criteria where the rater's level is gold's
     largest_gap: float = 0.0  # the largest distance from gold over the criteria
+    # revealed: scored, gold shown now · held_out: scored, gold kept hidden for a fair retry ·
+    # practice: gold already shown by an earlier attempt, so not scored
+    status: str = "revealed"
     criteria: list[dict] = field(default_factory=list)  # key, name, given, gold, match, anchors
 
 
@@ -304,8 +338,13 @@ def attempt_overview(attempt: CalibrationAttempt) -> list[ResultRow]:
     progress = attempt_progress(attempt, given)
     items = {i.position: i for i in attempt.calibration_set.items.select_related("reflection")}
     rows = []
+    scored, held_out = counts_for(attempt), set(attempt.held_out)
     for number, position in enumerate(progress.positions, start=1):
         item = items[position]
+        if position in held_out:
+            rows.append(ResultRow(item=item, number=number, status="held_out"))
+            continue
+        status = "practice" if scored is not None and position not in scored else "revealed"
         mine, agreed = given.get(item.pk, {}), gold.get(item.pk, {})
         gaps = [abs(mine[c] - agreed[c]) for c in CRITERIA if c in mine and c in agreed]
         rows.append(
@@ -314,6 +353,7 @@ def attempt_overview(attempt: CalibrationAttempt) -> list[ResultRow]:
                 number=number,
                 agreed=sum(gap == 0 for gap in gaps),
                 largest_gap=max(gaps, default=0.0),
+                status=status,
             )
         )
     return rows
@@ -324,6 +364,10 @@ def item_result(attempt: CalibrationAttempt, item: CalibrationItem, criteria) ->
     and its anchors where they differ."""
     if attempt.submitted_at is None:
         raise CalibrationError("gold is shown only after the attempt is submitted")
+    if item.position in set(attempt.held_out):
+        raise CalibrationError(
+            "this item's gold is held out: your next attempt is scored on it, so it stays hidden"
+        )
     given = attempt_levels(attempt).get(item.pk, {})
     gold = dict(GoldScore.objects.filter(item=item).values_list("criterion", "level"))
     row = ResultRow(item=item, number=attempt_progress(attempt).number(item.position))

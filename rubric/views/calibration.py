@@ -189,7 +189,13 @@ def item(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
 
 
 def _render_item_result(request, attempt: CalibrationAttempt, item: CalibrationItem):
-    """Gold for one item of a submitted attempt, with the anchors of each gold level."""
+    """Gold for one item of a submitted attempt, with the anchors of each gold level (an item
+    held out for the next attempt keeps its gold hidden)."""
+    try:
+        row = item_result(attempt, item, load_criteria(attempt.rubric))
+    except CalibrationError as error:
+        messages.info(request, f"{str(error)[0].upper()}{str(error)[1:]}.")
+        return redirect("calibration:attempt", pk=attempt.pk)
     progress = attempt_progress(attempt)
     previous, following = progress.neighbours(item.position)
     return render(
@@ -197,7 +203,7 @@ def _render_item_result(request, attempt: CalibrationAttempt, item: CalibrationI
         "rubric/calibration_item_result.html",
         {
             "attempt": attempt,
-            "row": item_result(attempt, item, load_criteria(attempt.rubric)),
+            "row": row,
             "progress": progress,
             "previous": previous,
             "following": following,
@@ -266,6 +272,7 @@ def attempt_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if attempt.submitted_at is None:
         return redirect(_next_url(attempt))
     undefined = attempt_agreement(attempt).undefined
+    rows = attempt_overview(attempt)
     summary = [
         {
             "key": key,
@@ -280,7 +287,10 @@ def attempt_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "rubric/calibration_results.html",
         {
             "attempt": attempt,
-            "rows": attempt_overview(attempt),
+            "rows": rows,
+            "scored_count": sum(r.status != "practice" for r in rows),
+            "held_out_count": sum(r.status == "held_out" for r in rows),
+            "practice_count": sum(r.status == "practice" for r in rows),
             "summary": summary,
             "undefined": [s for s in summary if s["why_undefined"]],
             "criteria_count": len(CRITERIA),

@@ -49,6 +49,11 @@ def item_url(attempt, position, action=""):
     return reverse(name, kwargs={"pk": attempt.pk, "position": position})
 
 
+def revealed_positions(attempt) -> list[int]:
+    """Positions whose gold a submitted attempt shows, in serving order (not held out)."""
+    return [p for p in attempt.order if p not in set(attempt.held_out)]
+
+
 def rate_all(attempt, levels_of=lambda item: {c: 0.5 for c in CRITERIA}):
     for item in attempt.calibration_set.items.order_by("position"):
         record_item_ratings(attempt=attempt, item=item, levels=levels_of(item))

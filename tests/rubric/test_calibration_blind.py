@@ -41,6 +41,7 @@ from tests.rubric.calibration_support import (
     levels_post,
     normalised,
     rate_all,
+    revealed_positions,
     submit_with,
     tiny_set,
 )
@@ -219,15 +220,17 @@ class TestScoring:
         submit_attempt(attempt=attempt)
         client = client_for(rater)
         page = soup_of(client.get(reverse("calibration:attempt", args=[attempt.pk])))
-        assert page.select_one("#result-1 a")["href"] == item_url(attempt, 1)
-        first = soup_of(client.get(item_url(attempt, 1))).select_one("#result-1 .result-table")
+        shown = revealed_positions(attempt)[0]
+        assert page.select_one(f"#result-{shown} a")["href"] == item_url(attempt, shown)
+        one = soup_of(client.get(item_url(attempt, shown)))
+        one = one.select_one(f"#result-{shown} .result-table")
         rows = [
             [td.get_text(strip=True) for td in tr.select("th, td")][:3]
-            for tr in first.select("tbody tr")
+            for tr in one.select("tbody tr")
         ]
         assert rows == [
-            [c.capitalize(), "0.5", f"{gold_for(0)[c]:g}"] for c in CRITERIA
-        ]  # position 1 is memory[0]
+            [c.capitalize(), "0.5", f"{gold_for(shown - 1)[c]:g}"] for c in CRITERIA
+        ]  # position n is memory[n - 1]
         kappas = {
             td["data-criterion"]: td.get_text()
             for td in page.select("#kappa-table td[data-criterion]")

@@ -21,7 +21,7 @@ from rubric.services.calibration import (
 )
 from tests.factories import UserFactory
 from tests.pages import client_for, soup_of
-from tests.rubric.calibration_support import item_url, rate_all
+from tests.rubric.calibration_support import item_url, rate_all, revealed_positions
 
 pytestmark = pytest.mark.django_db
 
@@ -74,13 +74,16 @@ class TestGoldOnlyPerItemAfterSubmission:
         # Rows in the order served, with how close the rater came.
         first_row = results.select("#result-overview tbody tr")[0]
         assert first_row["id"] == f"result-{attempt.order[0]}"
-        item = calibration_set.items.get(position=attempt.order[0])
+        shown = revealed_positions(attempt)[0]
+        row = results.select_one(f"#result-{shown}")
+        item = calibration_set.items.get(position=shown)
         gold = dict(GoldScore.objects.filter(item=item).values_list("criterion", "level"))
         agreed = sum(level == 0.5 for level in gold.values())
-        assert f"{agreed} of 4" in first_row.get_text()
-        one = soup_of(client.get(item_url(attempt, attempt.order[0])))
-        shown = [td.get_text(strip=True) for td in one.select(".gold-level")]
-        assert shown == [f"{gold[c]:g}" for c in CRITERIA]
+        assert f"{agreed} of 4" in row.get_text()
+        one = soup_of(client.get(item_url(attempt, shown)))
+        assert [td.get_text(strip=True) for td in one.select(".gold-level")] == [
+            f"{gold[c]:g}" for c in CRITERIA
+        ]
 
     def test_an_open_attempts_item_page_never_shows_gold(self, calibration_set, rater):
         attempt = start_attempt(user=rater)
@@ -92,6 +95,7 @@ class TestGoldOnlyPerItemAfterSubmission:
         rows = attempt_overview(attempt)
         assert [r.item.position for r in rows] == attempt.order
         assert all(0 <= r.agreed <= 4 and 0 <= r.largest_gap <= 1 for r in rows)
+        assert {r.item.position for r in rows if r.status == "held_out"} == set(attempt.held_out)
 
     def test_another_raters_item_result_is_a_404(self, calibration_set, rater):
         attempt = finish(start_attempt(user=rater))
@@ -129,3 +133,55 @@ class TestUndefinedSaysWhy:
         assert set(reasons) == {f"why-{k}" for k in (*CRITERIA, "pooled")}
         assert all("one level only" in text for text in reasons.values())
         assert CalibrationAttempt.objects.get(pk=attempt.pk).passed is False
+
+
+class TestARetryIsScoredOnGoldNotYetSeen:
+    """Memorising gold cannot pass a retry: each attempt is scored only on items whose gold
+    the rater has not seen, and holds enough of them out for the next."""
+
+    def test_the_first_attempt_is_scored_on_all_and_reveals_a_third(self, calibration_set, rater):
+        attempt = finish(start_attempt(user=rater))
+        assert sorted(attempt.scored) == list(range(1, 31))
+        assert len(attempt.held_out) == 20
+
+    def test_a_retry_is_scored_only_on_the_held_out_items(self, calibration_set, rater):
+        first = finish(start_attempt(user=rater))
+        second = start_attempt(user=rater)
+        assert sorted(second.scored) == sorted(first.held_out)
+        assert len(second.order) == 30  # every item is served: which ones count is not told
+        third = start_attempt(user=finish(second).rater)
+        assert sorted(third.scored) == sorted(second.held_out)
+        assert len(third.scored) == 10 and sorted(third.held_out) == sorted(third.scored)
+
+    def test_memorised_gold_of_revealed_items_does_not_raise_kappa(self, calibration_set, rater):
+        gold = {
+            item.pk: dict(GoldScore.objects.filter(item=item).values_list("criterion", "level"))
+            for item in calibration_set.items.all()
+        }
+        first = finish(start_attempt(user=rater))
+        seen = {calibration_set.items.get(position=p).pk for p in revealed_positions(first)}
+        # The retry copies gold where it was shown and guesses 0.5 elsewhere.
+        second = finish(
+            start_attempt(user=rater),
+            lambda item: gold[item.pk] if item.pk in seen else {c: 0.5 for c in CRITERIA},
+        )
+        assert second.kappa["pooled"] is None or second.kappa["pooled"] < 0.6
+        assert not second.passed
+
+    def test_a_held_out_items_gold_is_not_served(self, calibration_set, rater):
+        attempt = finish(start_attempt(user=rater))
+        hidden = attempt.held_out[0]
+        client = client_for(rater)
+        response = client.get(item_url(attempt, hidden), follow=True)
+        page = soup_of(response)
+        assert not page.select(".gold-level, .result-table")
+        assert "held out" in page.get_text()
+        row = page.select_one(f"#result-{hidden}")
+        assert row is not None and row.select_one("a") is None
+
+    def test_the_results_say_what_was_scored(self, calibration_set, rater):
+        finish(start_attempt(user=rater))
+        second = finish(start_attempt(user=rater))
+        page = soup_of(client_for(rater).get(reverse("calibration:attempt", args=[second.pk])))
+        said = page.select_one("#scored-on").get_text(" ", strip=True)
+        assert "Scored on the 20 items" in said and "other 10" in said and "practice" in said
