@@ -45,7 +45,7 @@ demo: demo-data
 	$(BIN)/python manage.py seed_demo_calibration
 	$(BIN)/python manage.py seed_demo_ratings --workspace $(DEMO_DIR)
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --workers 2 --access-logfile -
+	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --access-logfile -
 
 lint: install
 	$(BIN)/ruff check .

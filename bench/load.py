@@ -309,7 +309,8 @@ def main() -> None:
                 time.sleep(0.2)
         levels = [int(n) for n in args.users.split(",")]
         print(
-            f"database {db} (copy of {args.db}); gunicorn 2 workers on {base}; "
+            f"database {db} (copy of {args.db}); gunicorn 2 workers × "
+            f"{os.environ.get('WEB_THREADS', '4')} threads (gunicorn.conf.py) on {base}; "
             f"{len(details)} detail pages, {len(items)} queue items"
         )
         pool = [VirtualUser(base, i, details, items) for i in range(max(levels))]

@@ -15,6 +15,7 @@ from insights.metrics import week_start
 from insights.selectors import learning as selectors
 from insights.views.common import (
     bad_request,
+    cached_page_figures,
     chosen_department,
     csv_response,
     date_param,
@@ -48,14 +49,21 @@ def learning(request: HttpRequest) -> HttpResponse:
         return bad_request("from must not be after to.")
     if (end - start).days > 7 * 520:
         return bad_request("At most ten years at a time.")
-    with no_jit():
-        curves = selectors.learning_curves(
-            departments=[department] if department else departments,
-            department_ids=[department.pk] if department else None,
-            start=start,
-            end=end,
-        )
-    shown = curves.per_department[department.slug] if department else curves.overall
+    label = department.name if department else "all departments"
+
+    def figures():
+        with no_jit():
+            curves = selectors.learning_curves(
+                departments=[department] if department else departments,
+                department_ids=[department.pk] if department else None,
+                start=start,
+                end=end,
+            )
+        shown = curves.per_department[department.slug] if department else curves.overall
+        return curves, shown, _learning_charts(curves, shown, label)
+
+    key = ([d.pk for d in departments], department and department.pk, start, end)
+    curves, shown, charts = cached_page_figures("learning-curves", key, figures)
     if wants_csv(request):
         scope = department.slug if department else "all"
         suffix = f"{scope}-{curves.start}-{curves.end}.csv"
@@ -86,12 +94,11 @@ def learning(request: HttpRequest) -> HttpResponse:
                 ),
             },
         )
-    scope = department.name if department else "all departments"
     return render(
         request,
         "insights/learning.html",
         {
-            "charts": _learning_charts(curves, shown, scope),
+            "charts": charts,
             "curves": curves,
             "shown": shown,
             "department": department,

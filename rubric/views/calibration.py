@@ -183,19 +183,17 @@ def _attempt_item(attempt: CalibrationAttempt, position: int) -> CalibrationItem
 def item(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     """Before submission: the item, blind. After: that one item beside gold."""
     attempt = _own_attempt(request.user, pk)
-    if attempt.submitted_at is not None:
-        return _render_item_result(request, attempt, _attempt_item(attempt, position))
-    return _render_item(request, attempt, _attempt_item(attempt, position))
+    if attempt.submitted_at is None:
+        return _render_item(request, attempt, _attempt_item(attempt, position))
+    if position in attempt.held_out:
+        messages.info(request, "This item's gold is held out: your next attempt is scored on it.")
+        return redirect("calibration:attempt", pk=attempt.pk)
+    return _render_item_result(request, attempt, _attempt_item(attempt, position))
 
 
 def _render_item_result(request, attempt: CalibrationAttempt, item: CalibrationItem):
-    """Gold for one item of a submitted attempt, with the anchors of each gold level (an item
-    held out for the next attempt keeps its gold hidden)."""
-    try:
-        row = item_result(attempt, item, load_criteria(attempt.rubric))
-    except CalibrationError as error:
-        messages.info(request, f"{str(error)[0].upper()}{str(error)[1:]}.")
-        return redirect("calibration:attempt", pk=attempt.pk)
+    """Gold for one item of a submitted attempt, with the anchors of each gold level."""
+    row = item_result(attempt, item, load_criteria(attempt.rubric))
     progress = attempt_progress(attempt)
     previous, following = progress.neighbours(item.position)
     return render(
@@ -288,9 +286,8 @@ def attempt_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         {
             "attempt": attempt,
             "rows": rows,
+            **{f"{s}_count": sum(r.status == s for r in rows) for s in ("held_out", "practice")},
             "scored_count": sum(r.status != "practice" for r in rows),
-            "held_out_count": sum(r.status == "held_out" for r in rows),
-            "practice_count": sum(r.status == "practice" for r in rows),
             "summary": summary,
             "undefined": [s for s in summary if s["why_undefined"]],
             "criteria_count": len(CRITERIA),

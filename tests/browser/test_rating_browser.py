@@ -1,5 +1,6 @@
 """Calibration and blind rating in a real browser: a new rater calibrates by keyboard, fails,
-sees gold one item at a time, recalibrates on the same items in a new order, passes, then
+sees gold one item at a time (items held out for the retry stay hidden), recalibrates on the
+same items in a new order scored on the held-out ones, passes, then
 rates two items of a manager's round, each swapped in with htmx, without ever seeing another
 rater's name, comment or levels."""
 
@@ -25,24 +26,23 @@ from rubric.models import (
 from rubric.services.calibration_sets import build_calibration_set
 from rubric.services.rounds import create_round, submit_rating
 from rubric.services.rubric import ensure_rubric
+from tests.browser.rating_keys import pick_levels_by_keyboard, radio
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 
 pytestmark = BROWSER
 
+# Twelve items: the first attempt reveals gold for two and holds ten out for the retry.
 CALIBRATION_TITLES = [
     "Confirm the payee before paying",
     "Split card fees before matching",
     "Retry the bank export once",
+    *(f"Calibration lesson {n}" for n in range(4, 13)),
 ]
 ROUND_TITLES = ["Ask for the PO number first", "Check the region field before enrichment"]
 # Gold per calibration item, in CRITERIA order; every criterion varies across the items, so κ
-# is defined for each of them (a constant column makes κ undefined).
-GOLD = [
-    (1.0, 0.75, 0.25, 1.0),
-    (0.5, 0.0, 1.0, 0.25),
-    (0.0, 1.0, 0.5, 0.75),
-]
+# is defined for each of them on any ten (a constant column makes κ undefined).
+GOLD = [tuple(LEVELS[(n + 2 * c) % len(LEVELS)] for c in range(4)) for n in range(12)]
 # Deliberately far from gold: the mirror image (1 - gold), so κ is defined and negative.
 MIRRORED = [tuple(1.0 - level for level in levels) for levels in GOLD]
 
@@ -97,34 +97,6 @@ def round_reflections(support):
 @pytest.fixture
 def rina():
     return UserFactory(username="rina", roles=["rater"])
-
-
-def key_of(level: float) -> str:
-    """The key that picks a level: 1 for 0, 2 for 0.25 … 5 for 1."""
-    return str(LEVELS.index(level) + 1)
-
-
-def radio(page, criterion: str, level: float):
-    return page.locator(f'#criterion-{criterion} input[type=radio][data-key="{key_of(level)}"]')
-
-
-def first_radio(page, criterion: str):
-    return page.locator(f'#criterion-{criterion} input[type=radio][data-key="1"]')
-
-
-def pick_levels_by_keyboard(page, levels) -> None:
-    """Keys 1 to 5 on the focused criterion, Tab to the next; focus ends on the last level."""
-    expect(first_radio(page, CRITERIA[0])).to_be_focused()  # the page puts focus there
-    for n, (criterion, level) in enumerate(zip(CRITERIA, levels, strict=True)):
-        if n:
-            page.keyboard.press("Tab")
-            expect(first_radio(page, criterion)).to_be_focused()
-        page.keyboard.press(key_of(level))
-        expect(radio(page, criterion, level)).to_be_checked()
-        expect(radio(page, criterion, level)).to_be_focused()
-    for criterion, level in zip(CRITERIA, levels, strict=True):
-        expect(page.locator(f"#criterion-{criterion} input:checked")).to_have_count(1)
-        expect(radio(page, criterion, level)).to_be_checked()
 
 
 def rate_calibration_set(page, live_server, attempt: CalibrationAttempt, levels) -> None:
@@ -187,7 +159,7 @@ def expect_results(page, live_server, attempt: CalibrationAttempt, given, *, pas
         agreed = sum(a == b for a, b in zip(mine, gold, strict=True))
         row = rows.nth(number - 1)  # in the order the attempt served them
         expect(row).to_have_attribute("id", f"result-{position}")
-        if position in attempt.held_out:  # scored next time: its gold stays hidden
+        if position in attempt.held_out:  # scored next time: its gold stays hidden, no link
             expect(row).to_contain_text("held out")
             expect(row.locator("a")).to_have_count(0)
             continue
@@ -270,6 +242,7 @@ def test_a_new_rater_fails_calibration_recalibrates_passes_and_rates_two_items_b
     second = latest_attempt_of(rina)
     assert second.pk != first.pk
     assert second.submitted_at is None
+    assert len(first.held_out) == 10 and sorted(second.scored) == sorted(first.held_out)
     # The retry is a new sequence: another order, starting on another item.
     assert second.order != first.order and second.order[0] != first.order[0]
     expect(page).to_have_url(
