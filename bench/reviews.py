@@ -12,7 +12,10 @@ Usage (a database loaded by bench/import.py, e.g. 100,000 reflections / 10M even
 * Queue steps: as a reviewer, GET an item page (reflection, retrieval series, lift,
   retrievers, neighbours with diffs, echo and outdated signals) and POST a verdict with htmx
   (records it and renders the next item), against the slowest single statement each step
-  ran, replayed alone. Everything is rolled back at the end.
+  ran, replayed alone, and how many queries each step ran. With --prepare the cycle's evidence
+  is prepared first, as the background task does when a cycle opens (timed apart); without
+  it every step computes its item's evidence (and, from issue 14 on, stores it as it goes).
+  Everything is rolled back at the end.
 Neighbours must be computed (manage.py compute_neighbours); the script says so if not.
 """
 
@@ -41,6 +44,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--department", help="slug (default: the one with most reflections)")
+    parser.add_argument("--prepare", action="store_true", help="prepare the evidence first")
     args = parser.parse_args()
     setup_django(db=args.db)
 
@@ -119,12 +123,22 @@ def main() -> None:
     client = Client()
     client.force_login(reviewer)
     get_times, post_times, get_ratio, post_ratio = [], [], [], []
+    get_queries, post_queries = [], []
     slowest_seen: tuple[float, str] = (0.0, "")
     try:
         with transaction.atomic():
             cycle = open_cycle(
                 department=department, quarter=quarter, reviewers=[reviewer], starts_on=args.as_of
             )
+            if args.prepare:
+                from reviews.services.evidence import prepare_cycle
+
+                started = time.perf_counter()
+                prepared = prepare_cycle(cycle)
+                print(
+                    f"prepare the cycle's evidence ({prepared} items): "
+                    f"{(time.perf_counter() - started) * 1000:.0f} ms"
+                )
             ranks = list(cycle.items.order_by("rank").values_list("rank", flat=True))
             client.get(reverse("reviews:item", args=[cycle.pk, ranks[0]]))  # warm
             for rank in ranks[: args.steps]:
@@ -136,6 +150,7 @@ def main() -> None:
                 assert response.status_code == 200, response.status_code
                 alone = max(replay_alone(ctx.captured_queries))
                 get_times.append(elapsed)
+                get_queries.append(len(ctx.captured_queries))
                 get_ratio.append(elapsed / alone[0])
                 slowest_seen = max(slowest_seen, alone)
                 version = cycle.items.get(rank=rank).version
@@ -152,18 +167,20 @@ def main() -> None:
                 reads = [q for q in ctx.captured_queries if q["sql"].lstrip().startswith("SELECT")]
                 alone = max(replay_alone(reads))
                 post_times.append(elapsed)
+                post_queries.append(len(ctx.captured_queries))
                 post_ratio.append(elapsed / alone[0])
                 slowest_seen = max(slowest_seen, alone)
             raise Rollback
     except Rollback:
         pass
-    for label, times, ratios in (
-        ("item page (GET)", get_times, get_ratio),
-        ("verdict + next item (htmx POST)", post_times, post_ratio),
+    for label, times, ratios, queries in (
+        ("item page (GET)", get_times, get_ratio, get_queries),
+        ("verdict + next item (htmx POST)", post_times, post_ratio, post_queries),
     ):
         print(
             f"{label}: p50 {statistics.median(times) * 1000:.0f} ms · "
             f"p95 {percentile(times, 95) * 1000:.0f} ms over {len(times)} items · "
+            f"queries median {statistics.median(queries):.0f} max {max(queries)} · "
             f"ratio to its slowest single query p50 {statistics.median(ratios):.1f} "
             f"p95 {percentile(ratios, 95):.1f}"
         )

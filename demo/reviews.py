@@ -27,6 +27,7 @@ from reflections.models import Department, Reflection
 from reviews.models import ReviewCycle, Verdict
 from reviews.policies import quarter_start
 from reviews.services.cycles import ReviewError, close_cycle, open_cycle
+from reviews.services.evidence import prepare_cycle
 from reviews.services.verdicts import decide
 
 REVIEWER = "reviewer-demo"
@@ -99,6 +100,10 @@ def seed_demo_reviews(workspace: Path, *, progress: Callable[[str], None] | None
             continue
         if cycle is not None:
             say(f"Opened demo cycle {cycle} for {REVIEWER}")
+    # The queue reads evidence prepared when a cycle opens; the demo runs no task worker, so
+    # its open cycles are prepared here (those already current are skipped).
+    for cycle in ReviewCycle.objects.filter(closed_at__isnull=True).order_by("pk"):
+        say(f"Prepared the evidence of {prepare_cycle(cycle, stale_only=True)} items of {cycle}")
     say(f"Judge {JUDGE}'s pre-tags: {seed_demo_judge(verdicts)}")
 
 

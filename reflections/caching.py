@@ -18,6 +18,10 @@ from reflections.models import DataVersion
 
 log = logging.getLogger(__name__)
 MEMORY = "memory"  # reflections, their states and history, retrievals, tasks
+# What happened, not what reviewers decided: reflections written, retrievals, tasks and their
+# injections, neighbours. Bumped by imports and recounts but not by state changes, so figures
+# bound to a past window (a review item's prepared evidence) survive every verdict.
+EVENTS = "events"
 TIMEOUT = 24 * 3600  # a version no one bumps still expires within a day
 
 
@@ -27,9 +31,15 @@ def data_version(name: str = MEMORY) -> str:
     return f"{row[1]}.{row[0]}" if row else "0"
 
 
-def bump_data_version(name: str = MEMORY) -> None:
-    """Make every figure cached under the current version unreachable. Inside the writer's
-    transaction: readers keep the old version (and old figures) until the change commits."""
+def bump_data_version(*names: str) -> None:
+    """Make every figure cached under the current version of ``names`` (default MEMORY)
+    unreachable. Inside the writer's transaction: readers keep the old version (and old
+    figures) until the change commits."""
+    for name in names or (MEMORY,):
+        _bump(name)
+
+
+def _bump(name: str) -> None:
     if DataVersion.objects.filter(name=name).update(number=F("number") + 1):
         return
     try:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from django.db.models.signals import post_save
 
-from reflections.caching import bump_data_version
+from reflections.caching import EVENTS, MEMORY, bump_data_version
 from reflections.models import (
+    Agent,
     Kind,
     Reflection,
     ReflectionHistory,
@@ -32,11 +33,13 @@ from reflections.services.task_rollup import refresh_task_outcome_days
 def _count_saved_retrieval(sender, instance, created, raw, **kwargs):
     if created and not raw:
         count_saved_retrieval(event=instance)
+        bump_data_version(EVENTS)
 
 
 def _count_saved_injection(sender, instance, created, raw, **kwargs):
     if created and not raw:
         count_saved_injection(injection=instance)
+        bump_data_version(EVENTS)
 
 
 def _recount_useful_of_task(sender, instance, raw, **kwargs):
@@ -61,15 +64,22 @@ def _recount_active_set_of_history(sender, instance, created, raw, **kwargs):
         if instance.to_state:
             refresh_active_set([instance.reflection_id])  # bumps the data version too
         else:
-            bump_data_version()  # a title or text changed: cached lists name it
+            bump_data_version(MEMORY, EVENTS)  # a title or text changed: lists name it
 
 
 def _recount_active_set_of_reflection(sender, instance, created, raw, **kwargs):
     if created and not raw:
         refresh_active_set([instance.pk])
+        bump_data_version(EVENTS)  # a lesson written in a past window counts there
+
+
+def _bump_events_of_agent(sender, instance, raw, **kwargs):
+    if not raw:  # renamed or moved department: prepared review evidence names its agents
+        bump_data_version(EVENTS)
 
 
 def connect() -> None:
+    post_save.connect(_bump_events_of_agent, sender=Agent, dispatch_uid="bump_events_of_agent")
     post_save.connect(
         _count_saved_retrieval, sender=RetrievalEvent, dispatch_uid="count_saved_retrieval"
     )

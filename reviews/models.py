@@ -112,6 +112,24 @@ class ReviewItem(models.Model):
         return f"review-item:{self.pk}"
 
 
+class PreparedEvidence(models.Model):
+    """An item's window-bound evidence, computed when its cycle opens (reviews.services.
+    evidence): retrievals in the window and their weekly series, lift, who retrieved it, the
+    echo and outdated signals. Valid while `version` is the current one (the EVENTS data
+    version and the code that computed it): a late import inside the window makes it stale,
+    a verdict does not."""
+
+    item = models.OneToOneField(
+        ReviewItem, on_delete=models.CASCADE, primary_key=True, related_name="prepared"
+    )
+    version = models.CharField(max_length=80)
+    data = models.JSONField()
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"evidence of {self.item_id} @ {self.version}"
+
+
 class ReviewBatch(models.Model):
     """One bulk action on many items of a cycle: each item still gets its own Decision, and
     the batch is undone as a whole."""

@@ -13,7 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from reflections import bulk
-from reflections.caching import bump_data_version
+from reflections.caching import EVENTS, MEMORY, bump_data_version
 from reflections.importers.base import ParsedRetrieval, ParseError, Rejection, normalise_text
 from reflections.importers.events import detect_log_kind, parse_retrieval_lines
 from reflections.importers.trajectory import (
@@ -300,7 +300,7 @@ def import_events(
         count_useful_after_import(first_new_event)
         if counts["tasks"]["created"] or counts["tasks"]["updated"]:
             refresh_task_outcome_days(pairs=task_pairs)
-        bump_data_version()  # cached dashboard figures read the events' rollups
+        bump_data_version(MEMORY, EVENTS)  # cached figures read the events' rollups
         summary.created = counts["retrievals"]["created"] + counts["tasks"]["created"]
         summary.updated = counts["tasks"]["updated"]
         summary.unchanged = counts["retrievals"]["unchanged"] + counts["tasks"]["unchanged"]

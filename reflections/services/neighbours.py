@@ -11,6 +11,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from reflections import bulk
+from reflections.caching import EVENTS, bump_data_version
 from reflections.models import Department, Neighbour, Reflection, ReflectionHistory, State
 from reflections.similarity import DEFAULT_K, DEFAULT_THRESHOLD, document_text, nearest_neighbours
 
@@ -90,6 +91,7 @@ def _refresh_department(department: Department, *, k: int, threshold: float) -> 
             Q(reflection__department=department) | Q(neighbour__department=department)
         ).delete()
         written = bulk.write_rows(Neighbour._meta.db_table, NEIGHBOUR_COLUMNS, rows)
+        bump_data_version(EVENTS)  # review evidence reads the neighbours
     return len(documents), written
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from reflections.caching import EVENTS, bump_data_version
 from reflections.importers.base import ParsedReflection, Rejection
 from reflections.importers.pool import parse_sources
 from reflections.importers.workspace import SourceFile, SourceText, iter_reflection_files
@@ -93,6 +94,8 @@ def import_reflections(
         # A lesson written earlier than its pair's first makes more of its tasks eligible.
         refresh_task_outcome_days(pairs=changed_pairs(lessons_before, first_lessons()))
         refresh_active_set_since(watermark)
+        if summary.created or summary.updated:
+            bump_data_version(EVENTS)  # a lesson written late in a past window counts there
         summary.withhold_unsafe()
         ImportRun.objects.create(
             kind=ImportRun.Kind.REFLECTIONS,

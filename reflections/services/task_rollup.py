@@ -9,7 +9,7 @@ from datetime import date
 from django.db import connection, transaction
 
 from reflections import bulk
-from reflections.caching import bump_data_version
+from reflections.caching import EVENTS, MEMORY, bump_data_version
 from reflections.models import Kind, Outcome, Reflection, TaskOutcomeDay, TaskRun
 
 PAIRS_STAGING = "staging_task_pairs"
@@ -130,7 +130,7 @@ def refresh_task_outcome_days(
         if pair_list is not None:
             bulk.drop_staging_table(PAIRS_STAGING)
         if bump:  # a migration filling the table runs before the version's table exists
-            bump_data_version()
+            bump_data_version(MEMORY, EVENTS)
     return rows
 
 

@@ -5,11 +5,13 @@ scored in reviews.signals.
 Each selector costs one query (two for lift) whatever the volume of events, tasks or
 neighbours: they aggregate in SQL over index ranges (RetrievalDay by reflection and day, the
 retrieval natural key, TaskInjection by reflection, TaskRun by department and finished_at).
+The window-bound ones also come for many reflections of one cycle at once (`…_by_reflection`,
+the same queries with every id): what reviews.services.evidence prepares a cycle from.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
@@ -28,17 +30,17 @@ from reflections.models import (
 )
 from reflections.selectors.tasks import department_weeks
 from reflections.similarity import DiffSegment, diff_words
-from reviews.models import ReviewItem
+from reviews.models import ReviewCycle, ReviewItem
 
 
 def _week_start(day: date) -> date:
     return day - timedelta(days=day.weekday())  # ISO weeks start on Monday
 
 
-def _window_days(item: ReviewItem) -> tuple[date, date]:
+def _window_days(cycle: ReviewCycle) -> tuple[date, date]:
     """The UTC days [first, last) that overlap the cycle's window [start, end)."""
-    start = item.cycle.window_start.astimezone(UTC)
-    end = item.cycle.window_end.astimezone(UTC)
+    start = cycle.window_start.astimezone(UTC)
+    end = cycle.window_end.astimezone(UTC)
     last = end.date() if end.time() == datetime.min.time() else end.date() + timedelta(days=1)
     return start.date(), last
 
@@ -61,22 +63,36 @@ class RetrievalSeries:
 
 def retrieval_series(item: ReviewItem) -> RetrievalSeries:
     """Weekly retrievals of the item's reflection in the cycle window, from the daily rollup."""
-    first, last = _window_days(item)
+    return series_by_reflection(item.cycle, [item.reflection_id])[item.reflection_id]
+
+
+def series_by_reflection(cycle: ReviewCycle, reflection_ids) -> dict[int, RetrievalSeries]:
+    """retrieval_series of each of `reflection_ids` in the cycle window (one query)."""
+    ids = list(reflection_ids)
+    first, last = _window_days(cycle)
     days = RetrievalDay.objects.filter(
-        reflection_id=item.reflection_id, day__gte=first, day__lt=last
-    ).values_list("day", "retrievals", "cross_agent")
-    by_week: Counter[date] = Counter()
-    total = cross = 0
-    for day, retrievals, cross_agent in days:
-        by_week[_week_start(day)] += retrievals
-        total += retrievals
-        cross += cross_agent
-    weeks = []
+        reflection_id__in=ids, day__gte=first, day__lt=last
+    ).values_list("reflection_id", "day", "retrievals", "cross_agent")
+    by_week: dict[int, Counter[date]] = defaultdict(Counter)
+    totals: Counter[int] = Counter()
+    crosses: Counter[int] = Counter()
+    for pk, day, retrievals, cross_agent in days:
+        by_week[pk][_week_start(day)] += retrievals
+        totals[pk] += retrievals
+        crosses[pk] += cross_agent
+    mondays = []
     week = _week_start(first)
     while week < last:
-        weeks.append(WeekCount(week, by_week[week]))
+        mondays.append(week)
         week += timedelta(days=7)
-    return RetrievalSeries(weeks=weeks, total=total, cross_agent=cross)
+    return {
+        pk: RetrievalSeries(
+            weeks=[WeekCount(w, by_week[pk][w]) for w in mondays],
+            total=totals[pk],
+            cross_agent=crosses[pk],
+        )
+        for pk in ids
+    }
 
 
 # ------------------------------------------------------------------ lift
@@ -93,7 +109,40 @@ def injection_lift(item: ReviewItem, *, min_tasks: int = DEFAULT_MIN_TASKS) -> L
     credit a reflection injected mostly late in the quarter with the curve's rise; with the
     weighting, the baseline is what the department achieved at the same times.
     """
-    return pooled_lift([item.reflection_id], item.cycle, min_tasks=min_tasks)
+    return lifts_by_reflection(item.cycle, [item.reflection_id], min_tasks=min_tasks)[
+        item.reflection_id
+    ]
+
+
+def lifts_by_reflection(
+    cycle: ReviewCycle, reflection_ids, *, min_tasks: int = DEFAULT_MIN_TASKS
+) -> dict[int, Lift]:
+    """injection_lift of each of `reflection_ids`, every one against the same department
+    weeks (two queries whatever the number of reflections)."""
+    ids = list(reflection_ids)
+    rows = (
+        TaskInjection.objects.filter(
+            reflection_id__in=ids,
+            task_run__finished_at__gte=cycle.window_start,
+            task_run__finished_at__lt=cycle.window_end,
+        )
+        .annotate(week=TruncWeek("task_run__finished_at", tzinfo=UTC))
+        .values("reflection_id", "week")
+        .annotate(
+            tasks=Count("task_run_id"),
+            successes=Count("task_run_id", filter=Q(task_run__outcome=Outcome.SUCCESS)),
+        )
+        .order_by()
+    )
+    injected: dict[int, dict[date, tuple[int, int]]] = defaultdict(dict)
+    for r in rows:
+        injected[r["reflection_id"]][_as_date(r["week"])] = (r["tasks"], r["successes"])
+    department = {}
+    if injected:
+        department = department_weeks(cycle.department_id, cycle.window_start, cycle.window_end)
+    return {
+        pk: week_weighted_lift(injected.get(pk, {}), department, min_tasks=min_tasks) for pk in ids
+    }
 
 
 def pooled_lift(reflection_ids, cycle, *, min_tasks: int = DEFAULT_MIN_TASKS) -> Lift:
@@ -155,28 +204,38 @@ class Retrievers:
 def retrievers(item: ReviewItem) -> Retrievers:
     """Who retrieved the item's reflection in the window, per agent, and the cross-agent share
     (retriever ≠ author, DOMAIN §7). An unknown author makes every retrieval cross-agent."""
-    cycle = item.cycle
-    author_id = item.reflection.agent_id
+    authors = {item.reflection_id: item.reflection.agent_id}
+    return retrievers_by_reflection(item.cycle, authors)[item.reflection_id]
+
+
+def retrievers_by_reflection(cycle: ReviewCycle, authors: dict) -> dict[int, Retrievers]:
+    """retrievers of each reflection of `authors` (reflection id → its author's agent id, or
+    None), in the cycle window (one query)."""
     rows = (
         RetrievalEvent.objects.filter(
-            reflection_id=item.reflection_id,
+            reflection_id__in=list(authors),
             retrieved_at__gte=cycle.window_start,
             retrieved_at__lt=cycle.window_end,
         )
-        .values("agent_id", "agent__name", "agent__department__slug")
+        .values("reflection_id", "agent_id", "agent__name", "agent__department__slug")
         .annotate(n=Count("id"))
         .order_by("-n", "agent__name")
     )
-    agents = [
-        Retriever(
-            agent_id=r["agent_id"],
-            agent=r["agent__name"],
-            department=r["agent__department__slug"] or "",
-            retrievals=r["n"],
-            is_author=r["agent_id"] == author_id,
+    agents: dict[int, list[Retriever]] = defaultdict(list)
+    for r in rows:
+        agents[r["reflection_id"]].append(
+            Retriever(
+                agent_id=r["agent_id"],
+                agent=r["agent__name"],
+                department=r["agent__department__slug"] or "",
+                retrievals=r["n"],
+                is_author=r["agent_id"] == authors[r["reflection_id"]],
+            )
         )
-        for r in rows
-    ]
+    return {pk: _retrievers(agents[pk]) for pk in authors}
+
+
+def _retrievers(agents: list[Retriever]) -> Retrievers:
     total = sum(a.retrievals for a in agents)
     cross = sum(a.retrievals for a in agents if not a.is_author)
     return Retrievers(

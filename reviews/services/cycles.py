@@ -171,6 +171,11 @@ def open_cycle(
         )
         for rank, row in enumerate(rows, start=1)
     )
+    # The evidence beside each item, prepared in the background (the task row commits with
+    # the cycle): opening stays fast, the queue reads stored evidence.
+    from reviews.tasks import prepare_cycle_evidence
+
+    prepare_cycle_evidence.enqueue(cycle.pk)
     return cycle
 
 

@@ -84,8 +84,14 @@ def item_signals(item: ReviewItem, *, history=None) -> ItemSignals:
         outdated=score_outdated(
             outdated_facts(item, history=history, successors=successor_candidates)
         ),
-        duplicate=score_duplicate(duplicate_cluster(item, similarity=CANDIDATE_SIMILARITY)),
+        duplicate=duplicate_signal(item),
     )
+
+
+def duplicate_signal(item: ReviewItem) -> Signal:
+    """The duplicate signal alone (one query): it reads the neighbours' current states and
+    retrieval counts, so the queue scores it live even when the rest is prepared."""
+    return score_duplicate(duplicate_cluster(item, similarity=CANDIDATE_SIMILARITY))
 
 
 def cycle_signals(cycle: ReviewCycle) -> list[ItemSignals]:

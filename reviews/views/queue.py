@@ -26,12 +26,11 @@ from reviews.forms import (
 from reviews.models import ReviewCycle, ReviewItem, Verdict
 from reviews.policies import IDLE_CAP_SECONDS
 from reviews.selectors import cycles as selectors
-from reviews.selectors.evidence import item_evidence
 from reviews.selectors.judges import suggestions_for
 from reviews.services.cycles import Conflict, ReviewError
 from reviews.services.duplicates import resolve_cluster, undo_batch
+from reviews.services.evidence import queue_evidence, window_evidence
 from reviews.services.verdicts import NeedsConfirmation, decide, undo
-from reviews.signals import item_signals
 from reviews.views.duplicates import Confirmation, guard_context, picked_versions
 
 KEYS = [
@@ -79,14 +78,16 @@ def _render_item(
     if item.reviewer_id != request.user.pk and not selectors.can_manage(request.user):
         # A colleague reading an unsure item: the reviewer's queue is not theirs to walk.
         position = replace(position, previous=None, next=None, next_open=None)
-    evidence = item_evidence(item)
+    # The window-bound evidence as prepared when the cycle opened; neighbours and the
+    # duplicate signal live (reviews.services.evidence).
+    evidence, signals = queue_evidence(item)
     context = {
         "cycle": cycle,
         "item": item,
         "reflection": item.reflection,
         "sections": render_sections(item.reflection.sections),
         "evidence": evidence,
-        "signals": item_signals(item),
+        "signals": signals,
         "position": position,
         "can_act": cycle.is_open and item.reviewer_id == request.user.pk,
         "shown": sign_shown(item.pk, timezone.now()),
@@ -114,6 +115,18 @@ def item_detail(request: HtmxHttpRequest, pk: int, rank: int) -> HttpResponse:
     item = selectors.get_item_for_user(request.user, cycle, rank)
     mark_thread_seen(request.user, item.thread_key)  # its mentions are read
     return _render_item(request, cycle, item)
+
+
+@login_required
+@require_GET
+def item_prepare(request: HtmxHttpRequest, pk: int, rank: int) -> HttpResponse:
+    """What the queue page asks for in the background while the reviewer reads an item: the
+    next item's evidence, prepared now if an import made it stale, so the verdict that moves
+    on to it renders from stored evidence. Answers 204 with no content."""
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    item = selectors.get_item_for_user(request.user, cycle, rank)
+    window_evidence(item)
+    return HttpResponse(status=204)
 
 
 def render_item(request, cycle, item, *, error: str = "", status: int = 200) -> HttpResponse:

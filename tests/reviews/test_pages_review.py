@@ -292,6 +292,7 @@ class TestWhatTheQueueShows:
                 reflection=reflections[0], neighbour=other, similarity=0.8, rank=n + 1,
                 computed_at=now,
             )  # fmt: skip
+        queries()  # new reflections make the prepared evidence stale: recomputed once, stored
         assert queries() == few
 
 

@@ -1,0 +1,209 @@
+"""Prepared evidence (issue 14): an item's window-bound evidence computed for the whole cycle
+when it opens and stored with the item (reviews.models.PreparedEvidence), so a queue step
+reads one row instead of scoring the item again.
+
+What is stored can only change when events inside the (past) window are imported late or
+the neighbours are recomputed: it is stamped with the EVENTS data version (reflections.caching;
+imports bump it, verdicts do not) and a digest of the code that computed it. A stale or
+missing row is recomputed for that item, stored and used: never wrong, only slower. Live
+facts stay live: the item's and its neighbours' current state, the duplicate signal (it reads
+them), the verdict, the discussion.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from dataclasses import asdict, dataclass
+from datetime import date
+from functools import cache
+
+from django.utils import timezone
+
+from reflections import lift as lift_module
+from reflections.caching import EVENTS, data_version
+from reflections.lift import Lift
+from reviews import signals as signals_module
+from reviews.models import PreparedEvidence, ReviewCycle, ReviewItem
+from reviews.selectors import evidence as evidence_module
+from reviews.selectors import signal_facts as facts_module
+from reviews.selectors.evidence import (
+    ItemEvidence,
+    RetrievalSeries,
+    Retriever,
+    Retrievers,
+    WeekCount,
+    lifts_by_reflection,
+    neighbour_candidates,
+    retrievers_by_reflection,
+    series_by_reflection,
+)
+from reviews.selectors.signal_facts import tool_history
+from reviews.signals import ItemSignals, duplicate_signal, item_signals
+from reviews.signals import base as base_module
+from reviews.signals import echo as echo_module
+from reviews.signals import outdated as outdated_module
+from reviews.signals.base import Signal
+
+# The code whose output is stored: a deploy that changes any of it makes old rows stale.
+COMPUTED_BY = (
+    evidence_module,
+    facts_module,
+    signals_module,
+    base_module,
+    echo_module,
+    outdated_module,
+    lift_module,
+)
+
+
+@cache
+def code_version() -> str:
+    digest = hashlib.sha256()
+    for module in COMPUTED_BY:
+        digest.update(inspect.getsource(module).encode())
+    return digest.hexdigest()[:12]
+
+
+def evidence_version() -> str:
+    """What a stored row must carry to be used: the events' data version and the code's."""
+    return f"{data_version(EVENTS)}/{code_version()}"
+
+
+@dataclass(frozen=True)
+class WindowEvidence:
+    """What cannot change once the window is past (short of a late import)."""
+
+    series: RetrievalSeries
+    lift: Lift
+    retrievers: Retrievers
+    echo: Signal
+    outdated: Signal
+
+
+# ------------------------------------------------------------------ computing
+
+
+def compute_window_evidence(cycle: ReviewCycle, items: list[ReviewItem]) -> dict[int, dict]:
+    """Each item's window evidence, as stored (JSON), by item id. The panels take four
+    queries for all the items together; the echo and outdated signals' facts are still read
+    item by item (about eight queries each), with the department's tool history read once."""
+    if not items:
+        return {}
+    ids = [item.reflection_id for item in items]
+    series = series_by_reflection(cycle, ids)
+    lifts = lifts_by_reflection(cycle, ids)
+    who = retrievers_by_reflection(cycle, {i.reflection_id: i.reflection.agent_id for i in items})
+    history = tool_history(cycle.department_id, cycle.window_end)
+    found = {}
+    for item in items:
+        scored = item_signals(item, history=history)
+        found[item.pk] = encode(
+            WindowEvidence(
+                series=series[item.reflection_id],
+                lift=lifts[item.reflection_id],
+                retrievers=who[item.reflection_id],
+                echo=scored.echo,
+                outdated=scored.outdated,
+            )
+        )
+    return found
+
+
+def store(items: list[ReviewItem], data: dict[int, dict], version: str) -> None:
+    now = timezone.now()
+    PreparedEvidence.objects.bulk_create(
+        [
+            PreparedEvidence(item_id=item.pk, version=version, data=data[item.pk], computed_at=now)
+            for item in items
+        ],
+        update_conflicts=True,
+        unique_fields=["item"],
+        update_fields=["version", "data", "computed_at"],
+    )
+
+
+def prepare_cycle(cycle: ReviewCycle, *, stale_only: bool = False) -> int:
+    """Compute and store the evidence of every item of the cycle (or only of those without
+    a current row); returns how many items were prepared."""
+    # Read before computing: an import committing meanwhile leaves these rows stale.
+    version = evidence_version()
+    items = cycle.items.select_related("reflection", "cycle").order_by("rank")
+    if stale_only:
+        items = items.exclude(prepared__version=version)
+    items = list(items)
+    store(items, compute_window_evidence(cycle, items), version)
+    return len(items)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def window_evidence(item: ReviewItem) -> WindowEvidence:
+    """The item's stored window evidence if it is current (two queries), else computed now,
+    stored and returned."""
+    version = evidence_version()
+    data = (
+        PreparedEvidence.objects.filter(item_id=item.pk, version=version)
+        .values_list("data", flat=True)
+        .first()
+    )
+    if data is None:
+        data = compute_window_evidence(item.cycle, [item])[item.pk]
+        store([item], {item.pk: data}, version)
+    return decode(data)
+
+
+def queue_evidence(item: ReviewItem) -> tuple[ItemEvidence, ItemSignals]:
+    """Everything the queue shows beside an item: the window evidence as prepared, the
+    neighbours (their text diffed) and the duplicate signal live."""
+    window = window_evidence(item)
+    evidence = ItemEvidence(
+        item=item,
+        series=window.series,
+        lift=window.lift,
+        retrievers=window.retrievers,
+        duplicates=neighbour_candidates(item),
+    )
+    signals = ItemSignals(
+        item=item, echo=window.echo, outdated=window.outdated, duplicate=duplicate_signal(item)
+    )
+    return evidence, signals
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def encode(evidence: WindowEvidence) -> dict:
+    series = evidence.series
+    return {
+        "series": {
+            "weeks": [[w.week.isoformat(), w.retrievals] for w in series.weeks],
+            "total": series.total,
+            "cross_agent": series.cross_agent,
+        },
+        "lift": asdict(evidence.lift),
+        "retrievers": asdict(evidence.retrievers),
+        "echo": asdict(evidence.echo),
+        "outdated": asdict(evidence.outdated),
+    }
+
+
+def decode(data: dict) -> WindowEvidence:
+    series, who = data["series"], data["retrievers"]
+    return WindowEvidence(
+        series=RetrievalSeries(
+            weeks=[WeekCount(date.fromisoformat(w), n) for w, n in series["weeks"]],
+            total=series["total"],
+            cross_agent=series["cross_agent"],
+        ),
+        lift=Lift(**data["lift"]),
+        retrievers=Retrievers(
+            agents=[Retriever(**a) for a in who["agents"]],
+            total=who["total"],
+            cross_agent=who["cross_agent"],
+            cross_agent_share=who["cross_agent_share"],
+        ),
+        echo=Signal(**data["echo"]),
+        outdated=Signal(**data["outdated"]),
+    )
