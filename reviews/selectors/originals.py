@@ -23,8 +23,8 @@ from reflections.models import (
     RetrievalDay,
     State,
     TaskInjection,
-    TaskRun,
 )
+from reflections.selectors.tasks import department_weeks
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.policies import DuplicateSide, duplicate_warnings, preferred_original
 
@@ -102,20 +102,11 @@ def reflection_facts(
     )
     for row in rows:
         injected[row["reflection_id"]][_as_date(row["week"])] = (row["tasks"], row["successes"])
-    department = {}
-    if injected:
-        weeks = (
-            TaskRun.objects.filter(
-                department_id=cycle.department_id,
-                finished_at__gte=cycle.window_start,
-                finished_at__lt=cycle.window_end,
-            )
-            .annotate(week=TruncWeek("finished_at", tzinfo=UTC))
-            .values("week")
-            .annotate(tasks=Count("id"), successes=Count("id", filter=Q(outcome=Outcome.SUCCESS)))
-            .order_by()
-        )
-        department = {_as_date(r["week"]): (r["tasks"], r["successes"]) for r in weeks}
+    department = (
+        department_weeks(cycle.department_id, cycle.window_start, cycle.window_end)
+        if injected
+        else {}
+    )
     return {
         r.pk: Facts(
             reflection=r,
