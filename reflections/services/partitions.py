@@ -131,6 +131,7 @@ def ensure_partitions(
         bulk.execute("SELECT pg_advisory_xact_lock(%s)", [PARTITION_LOCK])
         missing = sorted(wanted - partitions().keys())
         waiting = months_in_default() if missing else set()
+        _run_pending_checks()
         for month in missing:
             _create(month, move_from_default=month in waiting)
             created.append(partition_name(month))
@@ -163,6 +164,14 @@ def _create(month: date, *, move_from_default: bool) -> None:
     )
 
 
+def _run_pending_checks() -> None:
+    """Run now the foreign-key checks of rows written earlier in this transaction (deferred,
+    as Django declares them): PostgreSQL refuses to alter or drop a table with checks pending.
+    """
+    bulk.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    bulk.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
 def drop_partitions_before(month: date) -> tuple[list[str], int]:
     """Drop every month partition before ``month`` and delete the default partition's rows
     before it; returns the partitions dropped and the events they and the deleted rows held."""
@@ -172,6 +181,7 @@ def drop_partitions_before(month: date) -> tuple[list[str], int]:
     dropped, events = [], 0
     with transaction.atomic():
         bulk.execute("SELECT pg_advisory_xact_lock(%s)", [PARTITION_LOCK])
+        _run_pending_checks()
         for first_day, name in sorted(partitions().items()):
             if first_day >= month_of(month):
                 continue
