@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from reflections.models import EventPrune, Reflection, RetrievalDay, RetrievalEvent
+from reflections.selectors.retrieval import Retrieved
 from reflections.services import partitions, rollups
 from reflections.services.event_retention import prune_events
 from reflections.services.partitions import (
@@ -18,8 +19,10 @@ from reflections.services.partitions import (
     ensure_partitions_ahead,
     partition_name,
 )
+from reflections.services.retrieval_log import log_retrievals
 from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
-from tests.factories import RetrievalEventFactory
+from reflections.tasks import run_daily_policies
+from tests.factories import ReflectionFactory, RetrievalEventFactory
 from tests.reflections.rollups.support import (
     FINANCE,
     SALES,
@@ -215,3 +218,26 @@ def test_a_rollup_day_is_kept_when_its_reflection_is_recounted_after_a_prune(wor
 
     assert RetrievalDay.objects.filter(reflection=finance, day=date(2026, 4, 10)).exists()
     assert {k: v for k, v in rollup().items() if k[1] >= date(2026, 5, 1)} == recount()
+
+
+@postgres_only
+def test_an_answer_logged_by_the_api_in_a_month_without_partition_creates_it():
+    reflection = ReflectionFactory()
+    at = datetime(2024, 7, 9, 10, tzinfo=UTC)
+
+    log_retrievals([Retrieved(reflection=reflection, score=0.9)], agent="runtime", at=at)
+
+    event = RetrievalEvent.objects.get()
+    assert held_in()[event.pk] == partition_name(date(2024, 7, 1))
+
+
+@postgres_only
+def test_the_daily_run_creates_the_months_ahead_again():
+    last = partitions.month_after(partitions.month_of(datetime.now(UTC)), partitions.AHEAD_MONTHS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {partition_name(last)}")
+
+    result = run_daily_policies.call(as_of="2026-11-21", reschedule=False)
+
+    assert result["partitions_created"] == [partition_name(last)]
+    assert last in partitions.partitions()
