@@ -30,7 +30,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
     from reflections.services.maintenance import vacuum_rewritten
     from reflections.services.neighbours import refresh_neighbours, stale_departments
-    from reflections.services.partitions import ensure_partitions_ahead
+    from reflections.services.partitions import analyze_parent, ensure_partitions_ahead
     from reflections.services.policies import apply_policies
     from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
     from reflections.services.task_rollup import refresh_task_outcome_days
@@ -38,8 +38,10 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     now = timezone.now()
     day = date.fromisoformat(as_of) if as_of else now.astimezone(UTC).date() - timedelta(days=1)
     # This month and the next three (PostgreSQL), in a short transaction of their own, so
-    # imports and the API write into partitions that already exist.
+    # imports and the API write into partitions that already exist; then the statistics of
+    # the partitioned table, which autovacuum never gathers.
     partitions = ensure_partitions_ahead(now=now)
+    analyze_parent()
     # Imports keep the rollup exact; recounting the decay windows here means nothing written
     # another way (the admin, a restore) can make decay read a drifted count.
     window = max(config.idle_days, config.promote_window_days, config.promote_recent_days)

@@ -241,3 +241,17 @@ def test_the_daily_run_creates_the_months_ahead_again():
 
     assert result["partitions_created"] == [partition_name(last)]
     assert last in partitions.partitions()
+
+
+@postgres_only
+def test_the_daily_step_gathers_the_partitioned_tables_own_statistics(workspace):
+    three_months(workspace)
+
+    assert partitions.analyze_parent()
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stats WHERE tablename = %s AND inherited",
+            [partitions.table()],
+        )
+        assert cursor.fetchone()[0] > 0
