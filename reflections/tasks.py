@@ -21,20 +21,27 @@ def next_daily_run(now: datetime) -> datetime:
 
 @task
 def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dict:
-    """Recount the retrieval rollup for the days decay reads, apply decay and salience as of
-    yesterday (UTC), recount the usefulness page's aggregates, recompute the neighbours of
-    departments whose texts changed, then queue tomorrow's run."""
+    """Create the retrieval events' monthly partitions ahead, recount the retrieval rollup for
+    the days decay reads, apply decay and salience as of yesterday (UTC), recount the
+    usefulness page's aggregates, recompute the neighbours of departments whose texts
+    changed, then queue tomorrow's run."""
     from reflections.policies import DEFAULT_CONFIG as config
     from reflections.services.active_set import refresh_active_set
     from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
     from reflections.services.maintenance import vacuum_rewritten
     from reflections.services.neighbours import refresh_neighbours, stale_departments
+    from reflections.services.partitions import analyze_parent, ensure_partitions_ahead
     from reflections.services.policies import apply_policies
     from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
     from reflections.services.task_rollup import refresh_task_outcome_days
 
     now = timezone.now()
     day = date.fromisoformat(as_of) if as_of else now.astimezone(UTC).date() - timedelta(days=1)
+    # This month and the next three (PostgreSQL), in a short transaction of their own, so
+    # imports and the API write into partitions that already exist; then the statistics of
+    # the partitioned table, which autovacuum never gathers.
+    partitions = ensure_partitions_ahead(now=now)
+    analyze_parent()
     # Imports keep the rollup exact; recounting the decay windows here means nothing written
     # another way (the admin, a restore) can make decay read a drifted count.
     window = max(config.idle_days, config.promote_window_days, config.promote_recent_days)
@@ -62,6 +69,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
         "as_of": day.isoformat(),
         "counts": run.counts,
         "neighbours": [d["department"] for d in neighbours["departments"]],
+        "partitions_created": partitions,
     }
 
 

@@ -1,7 +1,7 @@
 """The memory's models, one module per kind of row; import them from here."""
 
 from reflections.models.discussion import Comment, Mention
-from reflections.models.events import RetrievalEvent, TaskInjection, TaskRun
+from reflections.models.events import EventPrune, RetrievalEvent, TaskInjection, TaskRun
 from reflections.models.findings import ScanFinding
 from reflections.models.history import (
     AppendOnlyModel,
@@ -38,6 +38,7 @@ __all__ = [
     "Comment",
     "DataVersion",
     "Department",
+    "EventPrune",
     "Format",
     "ImportJob",
     "ImportRun",

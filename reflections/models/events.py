@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.db import models
 
 from reflections.models.memory import Agent, Department, Outcome, Reflection
@@ -39,6 +41,25 @@ class RetrievalEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reflection_id} @ {self.retrieved_at:%Y-%m-%d %H:%M}"
+
+
+class EventPrune(models.Model):
+    """A retention run (``prune_events``) that deleted every retrieval event before a month:
+    on PostgreSQL by dropping the month partitions. The rollups of those days are kept, and
+    every recount leaves the days before the latest prune alone. Append-only by use."""
+
+    before = models.DateField()  # the first day of the oldest month still held as events
+    at = models.DateTimeField()
+    events = models.BigIntegerField()  # the events deleted
+    partitions = models.JSONField(default=list)  # the partitions dropped (PostgreSQL)
+
+    def __str__(self) -> str:
+        return f"events before {self.before:%Y-%m} pruned at {self.at:%Y-%m-%d %H:%M}"
+
+    @classmethod
+    def kept_from(cls) -> date | None:
+        """The first day whose events are still all held (None: nothing was ever pruned)."""
+        return cls.objects.aggregate(m=models.Max("before"))["m"]
 
 
 class TaskRun(models.Model):

@@ -37,6 +37,7 @@ from reflections.services.counters import (
     count_useful_after_import,
     start_remembering_outcomes,
 )
+from reflections.services.partitions import ensure_partitions, utc_months
 from reflections.services.rollups import max_event_id, refresh_rollup_after_import, shift_flows
 from reflections.services.task_import import import_task_lines
 from reflections.services.task_rollup import refresh_task_outcome_days
@@ -390,6 +391,7 @@ def _import_retrievals(
         # Materialised first: resolving may create agents, and a COPY in progress owns the
         # connection.
         batch = rows(chunk)
+        ensure_partitions(months=utc_months(row[1] for row in batch))  # a new month's table
         # Optimistic path: a log seen for the first time goes straight into the table with
         # one COPY. If any row is already there (a re-import, an overlapping log), the
         # savepoint undoes the attempt and the chunk takes the idempotent staging path.

@@ -26,6 +26,7 @@ from reflections.services.counters import (
     refresh_retrieval_counters,
     start_remembering_outcomes,
 )
+from reflections.services.partitions import ensure_partitions
 from reflections.services.rollups import max_event_id, refresh_rollup_after_import, shift_flows
 
 MAX_TASK_ID = 255
@@ -50,6 +51,7 @@ def log_retrievals(
         if not isinstance(agent, Agent):
             name = agent_name(agent, safe_value(agent))
             agent = Agent.objects.get_or_create(name=name)[0]
+        ensure_partitions(months=[at])  # the first answer of a month creates its partition
         first_new_event = max_event_id() + 1
         start_remembering_outcomes()
         RetrievalEvent.objects.bulk_create(

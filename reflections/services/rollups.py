@@ -9,7 +9,14 @@ from datetime import UTC, date, datetime
 from django.db import connection, models, transaction
 
 from reflections import bulk
-from reflections.models import Agent, Reflection, RetrievalDay, RetrievalEvent, RetrievalFlowDay
+from reflections.models import (
+    Agent,
+    EventPrune,
+    Reflection,
+    RetrievalDay,
+    RetrievalEvent,
+    RetrievalFlowDay,
+)
 
 # --------------------------------------------------------------------------- retrieval rollup
 
@@ -21,6 +28,15 @@ ROLLUP_DAYS_STAGING = "staging_rollup_day"
 
 def max_event_id() -> int:
     return RetrievalEvent.objects.aggregate(m=models.Max("id"))["m"] or 0
+
+
+def recount_from(since: date | None) -> date | None:
+    """The first day a recount may rewrite: ``since``, but never a day before the latest
+    prune (prune_events), whose rollups are kept while its events are gone."""
+    kept = EventPrune.kept_from()
+    if kept is None or (since is not None and since >= kept):
+        return since
+    return kept
 
 
 def _utc_day_sql(column: str) -> str:
@@ -93,6 +109,7 @@ def refresh_retrieval_rollup(*, since: date | None = None) -> RollupRefresh:
     q = connection.ops.quote_name
     rollup = q(RetrievalDay._meta.db_table)
     where, params, scope = "", [], ""
+    since = recount_from(since)
     if since is not None:
         start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
         where, params = "WHERE e.retrieved_at >= %s", [bulk.adapt_value(start)]
@@ -156,9 +173,22 @@ def refresh_rollup_of_reflections(reflection_ids: Iterable[int]) -> None:
     bulk.create_staging_table("staging_rollup_ids", "id bigint")
     bulk.write_rows("staging_rollup_ids", ["id"], ((i,) for i in ids))
     bulk.analyze("staging_rollup_ids")
-    bulk.execute(f"DELETE FROM {rollup} WHERE reflection_id IN (SELECT id FROM staging_rollup_ids)")
+    # The days before a prune keep their counts: there are no events to recount them from.
+    kept = recount_from(None)
+    scope, events_scope, params = "", "", []
+    if kept is not None:
+        start = datetime.combine(kept, datetime.min.time(), tzinfo=UTC)
+        scope, params = "AND day >= %s", [connection.ops.adapt_datefield_value(kept)]
+        events_scope = "AND e.retrieved_at >= %s"
     bulk.execute(
-        _rollup_insert_sql(where="WHERE e.reflection_id IN (SELECT id FROM staging_rollup_ids)")
+        f"DELETE FROM {rollup} WHERE reflection_id IN (SELECT id FROM staging_rollup_ids) {scope}",
+        params,
+    )
+    bulk.execute(
+        _rollup_insert_sql(
+            where=f"WHERE e.reflection_id IN (SELECT id FROM staging_rollup_ids) {events_scope}"
+        ),
+        [bulk.adapt_value(start)] if kept is not None else [],
     )
     bulk.drop_staging_table("staging_rollup_ids")
 
@@ -275,6 +305,7 @@ def refresh_retrieval_flows(*, since: date | None = None) -> int:
     pair), so the days are rewritten whole; the cost is the one GROUP BY over the events."""
     flows = connection.ops.quote_name(RetrievalFlowDay._meta.db_table)
     where, params, scope, scope_params = "", [], "", []
+    since = recount_from(since)
     if since is not None:
         start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
         where, params = "WHERE e.retrieved_at >= %s", [bulk.adapt_value(start)]

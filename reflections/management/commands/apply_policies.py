@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from reflections.services.batches import quote_value
 from reflections.services.maintenance import vacuum_rewritten
+from reflections.services.partitions import analyze_parent, ensure_partitions_ahead
 from reflections.services.policies import BackfillError, apply_policies, backfill_policies
 
 MAX_LISTED_CHANGES = 200
@@ -69,6 +70,9 @@ class Command(BaseCommand):
             return
         run = apply_policies(as_of=_as_of(as_of), dry_run=dry_run, retention=retention)
         if not dry_run:
+            # The cron schedule's daily step, as the tasks framework's run takes it.
+            ensure_partitions_ahead()
+            analyze_parent()
             vacuum_rewritten()
         if as_json:
             self.stdout.write(json.dumps(run.as_dict()))

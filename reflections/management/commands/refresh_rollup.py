@@ -14,7 +14,11 @@ from reflections.services.active_set import refresh_active_set
 from reflections.services.batches import quote_value
 from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
 from reflections.services.maintenance import vacuum_rewritten
-from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
+from reflections.services.rollups import (
+    recount_from,
+    refresh_retrieval_flows,
+    refresh_retrieval_rollup,
+)
 from reflections.services.task_rollup import refresh_task_outcome_days
 
 
@@ -68,6 +72,10 @@ class Command(BaseCommand):
             )
             return
         scope = f"days from {since.isoformat()} on" if since else "every day"
+        kept = recount_from(since)
+        if kept != since:
+            scope = f"days from {kept.isoformat()} on (the events before were pruned; "
+            scope += "their days are kept)"
         self.stdout.write(
             f"Retrieval rollup recounted for {scope} in {seconds:.1f} s: {result.rows:,} rows; "
             f"{result.inserted:,} inserted, {result.updated:,} updated, {result.deleted:,} deleted"
