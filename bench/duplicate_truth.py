@@ -42,7 +42,7 @@ def generated(seed: int) -> dict[str, dict]:
     for refl in gen.refls:
         r = random.Random(refl.rseed)  # the draws _render made: slots, then the task
         slots = gen._slots(refl.dept, refl.tt, gen.start + timedelta(days=refl.day), r)
-        task = r.choice(refl.tt.tasks).format_map(slots)
+        task = gen._task_text(refl.tt, slots, r)
         entry = refl.entry
         out[refl.ref] = {
             "case": (refl.dept.name, entry.code, entry.mode, entry.title, refl.qual, task),

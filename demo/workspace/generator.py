@@ -91,6 +91,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
         self.pending: list[Refl] = []
         self._pending_weight: dict[int, float] = {}
         self.originals: dict[tuple[str, str, str], list[Refl]] = {}
+        self.cases: dict[tuple, str] = {}  # lesson and case → the first reflection on it
         self.modes: dict[tuple[str, str, str], ModeState] = {}
         self.first_fail_reflection: dict[tuple[str, str], int] = {}
         self.deficit = 0.0
@@ -121,6 +122,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
             "outdated": [],
             "echo": [],
             "unsafe": [],
+            "natural_duplicates": [],
         }
         self.echo_by_idx: dict[int, dict] = {}
         self.csv_days = min(28, self.days // 2)
