@@ -12,8 +12,10 @@ compares `flagged` with planted.json:
 * echo: the item is a planted echo-chamber seed or one of its followers;
 * outdated: the item is a planted outdated lesson whose tool was retired before the cycle's
   window ended (before that, the lesson is still true);
-* duplicate: the item is a planted duplicate (its original is the one to keep, so not a
-  positive); `keep` is also checked against the planted original.
+* duplicate: the item is a planted duplicate, or a natural one (planted.json
+  "natural_duplicates": an unplanted repeat of an earlier reflection's lesson about the same
+  case, which the generator records); an original is the one to keep, so not a positive.
+  `keep` is also checked against the planted original.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def measure(seed: int, ws: Path) -> dict:
     echo |= {f for e in planted["echo"] for f in e["followers"]}
     outdated = {o["path"]: o["retired_on"] for o in planted["outdated"]}
     duplicates = {d["path"]: d["duplicate_of"] for d in planted["duplicates"]}
+    natural = {d["path"] for d in planted.get("natural_duplicates", [])}
 
     reviewer, _ = get_user_model().objects.get_or_create(username="bench-signals")
     reviewer.groups.set([Group.objects.get(name="reviewer")])
@@ -87,14 +90,14 @@ def measure(seed: int, ws: Path) -> dict:
                 "echo": path in echo,
                 "outdated": retired is not None
                 and datetime.fromisoformat(retired).date() < cycle.window_end.date(),
-                "duplicate": path in duplicates,
+                "duplicate": path in duplicates or path in natural,
             }
             for name, actual in truth.items():
                 flagged = getattr(row, name).flagged
                 key = "tp" if flagged and actual else "fp" if flagged else "fn" if actual else ""
                 if key:
                     counts[name][key] += 1
-            if truth["duplicate"] and row.duplicate.flagged:
+            if path in duplicates and row.duplicate.flagged:
                 keep_total += 1
                 keep_right += row.duplicate.keep == duplicates[path]
     result = {"seed": seed, "items": items, "seconds": round(time.perf_counter() - started, 1)}

@@ -91,6 +91,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
         self.pending: list[Refl] = []
         self._pending_weight: dict[int, float] = {}
         self.originals: dict[tuple[str, str, str], list[Refl]] = {}
+        self.cases: dict[tuple, list] = {}  # lesson and case → (written, reflection) on it
         self.modes: dict[tuple[str, str, str], ModeState] = {}
         self.first_fail_reflection: dict[tuple[str, str], int] = {}
         self.deficit = 0.0
@@ -267,6 +268,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
                 if t.old_id
             ],
             **self.planted,
+            "natural_duplicates": self._natural_duplicates(),
         }
         self._write("planted.json", json.dumps(planted, indent=2, ensure_ascii=False) + "\n")
         return {
@@ -299,5 +301,5 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
                 "retrievals": weekly["retrievals"],
             },
             "retired_tools": planted["retired_tools"],
-            "planted": self.planted,
+            "planted": {**self.planted, "natural_duplicates": planted["natural_duplicates"]},
         }

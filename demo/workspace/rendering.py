@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 from datetime import date, timedelta
 
 from demo.library import Department, Entry, TaskType
@@ -29,6 +30,9 @@ from demo.wording import (
 )
 from demo.workspace.formats import FORMAT_EPISODIC, FORMAT_FRONTMATTER, FORMAT_PROTOCOL
 from demo.workspace.state import Refl, Stub
+
+LESSON_FIELDS = ("wrong", "why", "trigger", "action", "strategy", "decision", "alternatives")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 class RenderingMixin:
@@ -56,6 +60,9 @@ class RenderingMixin:
             "step": str(rng.randint(2, 6)),
             "month": MONTHS[(day.month - 1 - rng.randint(0, 1)) % 12],
             "weekday": rng.choice(WEEKDAYS),
+            # The day the task ran: two reflections on the same lesson for the same client
+            # are still two cases when they were written after different tasks.
+            "date": f"{day.day} {MONTHS[day.month - 1]}",
             "daypart": rng.choice(("morning", "afternoon", "evening")),
             "unit": tt.unit,
         }
@@ -121,6 +128,7 @@ class RenderingMixin:
         self._record_plant(stub, refl)
         if plant is None:
             self.originals.setdefault((dept.name, tt.name, kind), []).append(refl)
+            self._record_natural(stub, refl, self._case(entry, qual, ctx))
         elif plant[0] == "outdated":
             refl_weight = max(rng.uniform(0.003, 0.03), 1e-4) ** -1.1
         elif plant[0] == "dup":
@@ -158,9 +166,9 @@ class RenderingMixin:
     ) -> dict:
         """Every sentence a renderer may need, filled in from the entry and the slots."""
         ctx = dict(slots)
-        ctx["task"] = r.choice(tt.tasks).format_map(slots)
+        ctx["task"] = self._task_text(tt, slots, r)
         ctx["qual"] = qual
-        for name in ("wrong", "why", "trigger", "action", "strategy", "decision", "alternatives"):
+        for name in LESSON_FIELDS:
             ctx[name] = getattr(entry, name).format_map(slots)
         ctx["cause"] = entry.cause
         ctx["label"] = CAUSE_LABEL.get(entry.cause, "Missing knowledge")
@@ -182,6 +190,19 @@ class RenderingMixin:
         else:
             ctx["rule"] = cap(r.choice(RULE_FRAMES).format_map(ctx))
         return ctx
+
+    @staticmethod
+    def _case(entry: Entry, qual: str, ctx: dict) -> tuple:
+        """The lesson and the case it is about: the library entry, its qualifier, the task
+        (what, for whom, on which day) and the figures the lesson itself names."""
+        names = sorted({n for f in LESSON_FIELDS for n in _PLACEHOLDER.findall(getattr(entry, f))})
+        figures = [str(ctx[n]) for n in names]
+        return (entry.code, entry.mode, entry.title, qual, ctx["task"], *figures)
+
+    @staticmethod
+    def _task_text(tt: TaskType, slots: dict, r: random.Random) -> str:
+        """What the task was and when it ran: the case a reflection is about."""
+        return f"{r.choice(tt.tasks).format_map(slots)} on {slots['date']}"
 
     def _details(self, ctx: dict, r: random.Random) -> str:
         n = r.choice((0, 1, 1, 1, 2, 2))

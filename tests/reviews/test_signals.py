@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from reviews.selectors.signal_facts import EchoFacts, OutdatedFacts, Restatement, ToolUse, Twin
-from reviews.signals.duplicate import score_duplicate, specifics
+from reviews.signals.duplicate import CANDIDATE_SIMILARITY, score_duplicate, specifics
 from reviews.signals.echo import score_echo
 from reviews.signals.outdated import score_outdated
 from tests.factories import UserFactory
@@ -152,7 +152,7 @@ def test_a_later_rewording_of_the_same_case_is_a_duplicate_of_the_earliest():
     signal = score_duplicate(cluster)
     assert signal.flagged
     assert signal.keep == "old.md"
-    assert "similarity ≥ 0.50" in signal.reasons[1]
+    assert f"similarity ≥ {CANDIDATE_SIMILARITY:.2f}" in signal.reasons[1]
 
 
 def test_the_earliest_of_a_cluster_is_the_one_to_keep_and_is_not_flagged():
@@ -181,6 +181,31 @@ def test_the_same_lesson_about_another_case_is_not_a_duplicate():
         twin("old.md", 0.8, 100, f"Always check totals: {CASE}."),
     ]
     assert not score_duplicate(cluster).flagged
+
+
+def test_the_same_lesson_after_a_task_on_another_day_is_not_a_duplicate_even_word_for_word():
+    cluster = [
+        twin("new.md", 1.0, 10, "Check totals. I reconciled the ledger on 14 March."),
+        twin("old.md", 0.95, 100, "Always check totals: I reconciled the ledger on 2 March."),
+    ]
+    signal = score_duplicate(cluster)
+    assert not signal.flagged
+    assert "never two different days" in signal.reasons[0]
+
+
+def test_a_rewording_that_keeps_the_day_is_a_duplicate():
+    cluster = [
+        twin("new.md", 1.0, 10, f"Check totals. {CASE} on 2 March."),
+        twin("old.md", 0.62, 100, f"Always check totals: {CASE} on 2 March."),
+    ]
+    assert score_duplicate(cluster).flagged
+
+
+def test_a_date_is_one_specific_and_a_weekday_alone_is_none():
+    assert specifics("Closed the books on 3 December, a Monday, for Alder Systems.") == {
+        "3 December",
+        "Alder Systems",
+    }
 
 
 def test_specifics_are_figures_and_names_not_sentence_openers():

@@ -43,10 +43,13 @@ def test_planted_counts(small: Workspace, default: Workspace):
 
     d = sizes(default)
     assert 40 <= d["duplicates"] <= 60
+    # Repeats nothing tells apart are recorded, and rare: a task's day is in its text.
+    assert 1 <= d.pop("natural_duplicates") <= 0.01 * len(default.reflections)
     assert 25 <= d["outdated"] <= 30
     assert 10 <= d["echo"] <= 12
     assert d["unsafe"] == 6
     s = sizes(small)
+    s.pop("natural_duplicates")
     assert s["unsafe"] == 2 and all(s[key] >= 1 for key in s)
 
 
@@ -117,6 +120,26 @@ def test_echo_chambers_are_retrieved_often_hurt_their_tasks_and_get_repeated(def
             assert follower.created_at > seed.created_at and follower.agent == seed.agent
             assert action.lower() in follower.original_text.lower()
     assert worse >= len(default.planted["echo"]) - 1
+
+
+DAY = re.compile(r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September"
+                 r"|October|November|December)\b")  # fmt: skip
+
+
+def test_a_duplicate_names_the_day_of_its_original_and_a_natural_repeat_is_recorded(
+    default: Workspace,
+):
+    for d in default.planted["duplicates"]:
+        dup, original = default.reflections[d["path"]], default.reflections[d["duplicate_of"]]
+        assert set(DAY.findall(dup.original_text)) & set(DAY.findall(original.original_text)), d
+    planted = {d["path"] for d in default.planted["duplicates"]}
+    for d in default.planted["natural_duplicates"]:
+        repeat, first = default.reflections[d["path"]], default.reflections[d["duplicate_of"]]
+        assert d["path"] not in planted
+        assert first.created_at <= repeat.created_at
+        assert default.department(repeat) == default.department(first)
+        assert repeat.kind == first.kind
+        assert set(DAY.findall(repeat.original_text)) == set(DAY.findall(first.original_text))
 
 
 def test_duplicates_repeat_an_earlier_lesson_in_lightly_reworded_text(default: Workspace):
