@@ -10,9 +10,10 @@ known when the window closed, so reopening an old cycle gives the same answer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models.functions import TruncWeek
 
 from reflections.lift import DEFAULT_MIN_TASKS
 from reflections.models import (
@@ -41,19 +42,55 @@ class Restatement:
     under_injection: bool  # its source task had the reviewed reflection injected
 
 
+# Fed and unfed tasks are compared within blocks of this many ISO weeks, counted from the
+# family's first week: close enough in time to keep the learning curve's climb (DOMAIN §7) out
+# of the comparison, wide enough that most blocks hold both kinds of task.
+BLOCK_WEEKS = 4
+
+
+@dataclass(frozen=True)
+class WeekSplit:
+    """The author's tasks of the lesson's kind in one ISO week (or block of weeks), fed and
+    unfed."""
+
+    week: date  # the Monday (of the block's first week)
+    fed: int
+    fed_successes: int
+    unfed: int
+    unfed_successes: int
+
+
+@dataclass(frozen=True)
+class Sureness:
+    """The author's confidence at the start of tasks of one outcome, fed and unfed (sums over
+    the tasks that logged it)."""
+
+    outcome: str
+    fed: int
+    fed_confidence: float
+    unfed: int
+    unfed_confidence: float
+
+
 @dataclass(frozen=True)
 class OwnTasks:
     """The author's tasks of the lesson's task type(s), from the day the lesson's family was
     first written (at most a year back) to the window's end, split by whether the lesson or
-    one of its restatements was injected ("fed"). Same agent, same kind of task, same months:
+    one of its restatements was injected ("fed"). Same agent, same kind of task, same weeks:
     a sound lesson that merely sits in the same prompts as a flawed one is fed and unfed
-    alike, so the difference points at the lesson itself."""
+    alike, so a difference points at the lesson itself."""
 
     task_types: tuple[str, ...] = ()
-    fed: int = 0
-    fed_successes: int = 0
-    unfed: int = 0
-    unfed_successes: int = 0
+    weeks: tuple[WeekSplit, ...] = ()
+    confidence: tuple[Sureness, ...] = ()
+
+    @property
+    def fed(self) -> int:
+        return sum(w.fed for w in self.weeks)
+
+    @property
+    def unfed(self) -> int:
+        return sum(w.unfed for w in self.weeks)
 
     @property
     def total(self) -> int:
@@ -64,11 +101,60 @@ class OwnTasks:
         """Share of the author's tasks of that kind it was handed."""
         return self.fed / self.total if self.total else 0.0
 
-    def contrast(self, min_tasks: int = DEFAULT_MIN_TASKS) -> float | None:
-        """Success rate fed minus unfed, in rate points; None when either side is too small."""
-        if self.fed < min_tasks or self.unfed < min_tasks:
+    @property
+    def blocks(self) -> list[WeekSplit]:
+        """The weeks in blocks of BLOCK_WEEKS from the first one; only blocks with both fed
+        and unfed tasks."""
+        if not self.weeks:
+            return []
+        first = self.weeks[0].week
+        merged: dict[int, list] = {}
+        for w in self.weeks:
+            key = (w.week - first).days // (7 * BLOCK_WEEKS)
+            row = merged.setdefault(key, [first + timedelta(weeks=key * BLOCK_WEEKS), 0, 0, 0, 0])
+            for i, n in enumerate((w.fed, w.fed_successes, w.unfed, w.unfed_successes), 1):
+                row[i] += n
+        return [WeekSplit(*row) for _, row in sorted(merged.items()) if row[1] and row[3]]
+
+    @property
+    def compared(self) -> WeekSplit | None:
+        """The blocks that had both fed and unfed tasks, summed (week: the first of them)."""
+        both = self.blocks
+        if not both:
             return None
-        return self.fed_successes / self.fed - self.unfed_successes / self.unfed
+        return WeekSplit(
+            both[0].week,
+            sum(w.fed for w in both),
+            sum(w.fed_successes for w in both),
+            sum(w.unfed for w in both),
+            sum(w.unfed_successes for w in both),
+        )
+
+    def contrast(self, min_tasks: int = DEFAULT_MIN_TASKS) -> float | None:
+        """Success rate of the fed tasks minus the unfed tasks' rate in the same blocks of
+        weeks (each block weighted by its fed tasks, as injection_lift weighs the department's
+        weeks), in rate points; None when either side has fewer than `min_tasks` tasks."""
+        both = self.compared
+        if both is None or both.fed < min_tasks or both.unfed < min_tasks:
+            return None
+        baseline = sum(w.fed * w.unfed_successes / w.unfed for w in self.blocks)
+        return (both.fed_successes - baseline) / both.fed
+
+    def sureness(self, min_tasks: int = 2) -> float | None:
+        """How much more confident the author started the fed tasks than unfed tasks with the
+        same outcome (an echo chamber makes the agent surer, not better: DOMAIN §1); outcomes
+        weighted by fed * unfed / (fed + unfed). None when no outcome has `min_tasks` of each
+        with a logged confidence."""
+        parts = [
+            (
+                c.fed * c.unfed / (c.fed + c.unfed),
+                c.fed_confidence / c.fed - c.unfed_confidence / c.unfed,
+            )
+            for c in self.confidence
+            if c.fed >= min_tasks and c.unfed >= min_tasks
+        ]
+        weight = sum(w for w, _ in parts)
+        return sum(w * d for w, d in parts) / weight if weight else None
 
 
 @dataclass(frozen=True)
@@ -116,8 +202,9 @@ def _written_under(task_id: str, created: datetime, tasks: set, days: set) -> bo
 
 
 def own_tasks(reflection: Reflection, family: list[int], since, until) -> OwnTasks:
-    """The author's tasks of the lesson's task type fed and unfed with its family (one query,
-    two when the reflection names no task type and the types it was injected into are read)."""
+    """The author's tasks of the lesson's task type fed and unfed with its family, by ISO week
+    (one query, two when the reflection names no task type and the types it was injected
+    into are read)."""
     if reflection.agent_id is None:
         return OwnTasks()
     types = [reflection.task_type] if reflection.task_type else []
@@ -139,17 +226,36 @@ def own_tasks(reflection: Reflection, family: list[int], since, until) -> OwnTas
             finished_at__lt=until,
         )
         .annotate(
+            week=TruncWeek("finished_at", tzinfo=UTC),
             fed=Exists(
                 TaskInjection.objects.filter(task_run=OuterRef("pk"), reflection_id__in=family)
-            )
+            ),
         )
-        .values("fed")
-        .annotate(n=Count("id"), ok=Count("id", filter=Q(outcome=Outcome.SUCCESS)))
+        .values("week", "fed", "outcome")
+        .annotate(
+            n=Count("id"),
+            sure=Count("confidence_at_start"),
+            confidence=Sum("confidence_at_start"),
+        )
         .order_by()
     )
-    split = {row["fed"]: (row["n"], row["ok"]) for row in rows}
-    fed, unfed = split.get(True, (0, 0)), split.get(False, (0, 0))
-    return OwnTasks(tuple(types), fed[0], fed[1], unfed[0], unfed[1])
+    weeks: dict[date, list[int]] = {}
+    sure: dict[str, list] = {}
+    for row in rows:
+        week = row["week"].date() if isinstance(row["week"], datetime) else row["week"]
+        at = 0 if row["fed"] else 2
+        counts = weeks.setdefault(week, [0, 0, 0, 0])
+        counts[at] += row["n"]
+        counts[at + 1] += row["n"] if row["outcome"] == Outcome.SUCCESS else 0
+        if row["sure"]:
+            by_outcome = sure.setdefault(row["outcome"], [0, 0.0, 0, 0.0])
+            by_outcome[at] += row["sure"]
+            by_outcome[at + 1] += row["confidence"]
+    return OwnTasks(
+        tuple(types),
+        tuple(WeekSplit(week, *counts) for week, counts in sorted(weeks.items())),
+        tuple(Sureness(outcome, *sums) for outcome, sums in sorted(sure.items())),
+    )
 
 
 def _retrievals(ids: list[int], author, cycle) -> dict:

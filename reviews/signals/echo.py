@@ -1,6 +1,7 @@
 """The echo-chamber signal, pure (DOMAIN §1): the author keeps retrieving its own lesson,
-its own tasks do worse when they are handed it than when they are not, and it restates the
-lesson while it is injected, with no other agent arriving at the same lesson on its own.
+its own tasks do worse when they are handed it than when they are not while it starts them
+surer of itself, and it restates the lesson while it is injected, with no other agent
+arriving at the same lesson on its own.
 
 Measured with bench/signals.py on the default demo (docs/architecture.md, Benchmarks).
 """
@@ -18,22 +19,34 @@ ECHO_SIMILARITY = 0.5
 # echo chambers sit at 0.66-0.84; sound lessons injected beside them mostly below 0.2.
 DOMINANCE = 0.5
 # The author's own tasks of that kind did at least this many rate points worse fed than unfed
-# (same agent, same task type, same months: a harm the lesson does not share with everything
-# else in the prompt). Planted echo chambers: -0.17 to -0.49 on the demo.
-HARM_CONTRAST = -0.15
+# (same agent, same task type, same four weeks: a harm the lesson does not share with
+# everything else in the prompt, and not the learning curve's climb).
+HARM_CONTRAST = -0.1
+# ... while the author started them at least this much surer of itself than unfed tasks that
+# ended the same way (confidence_at_start; not weighed when the task log has none).
+SURER = 0.02
 SELF_SHARE = 0.5  # at least half of the retrievals of it and its restatements by the author
-WEIGHTS = {"repeats": 0.25, "harm": 0.3, "dominance": 0.2, "self": 0.1, "alone": 0.15}
+WEIGHTS = {
+    "repeats": 0.2,
+    "harm": 0.35,
+    "dominance": 0.15,
+    "surer": 0.05,
+    "self": 0.1,
+    "alone": 0.15,
+}
 
 
 def score_echo(facts: EchoFacts) -> Signal:
-    """Each part of the mechanism adds to the score; it is flagged only when all five are
-    there: restated under injection, kept retrieved by its author, harmful to the author's
-    own tasks, mostly self-retrieved, no independent support."""
+    """Each part of the mechanism adds to the score; it is flagged only when all are there:
+    restated under injection, kept retrieved by its author, harmful to the author's own
+    tasks while making it surer (when confidence is logged), mostly self-retrieved, no
+    independent support."""
     under = [r for r in facts.restatements if r.under_injection and r.similarity >= ECHO_SIMILARITY]
     echoes_of = [r for r in facts.restates if r.under_injection and r.similarity >= ECHO_SIMILARITY]
     links = len(under) + len(echoes_of)
     own = facts.own_tasks
     contrast = own.contrast()
+    surer = own.sureness()
     retrievals = facts.family_retrievals or facts.retrievals
     self_retrievals = facts.family_self_retrievals or facts.self_retrievals
     share = self_retrievals / retrievals if retrievals else 0.0
@@ -41,6 +54,7 @@ def score_echo(facts: EchoFacts) -> Signal:
         "repeats": clamp(links / 2),
         "harm": clamp(-contrast / 0.3) if contrast is not None else 0.0,
         "dominance": clamp(own.coverage / 0.7),
+        "surer": clamp(surer / 0.05) if surer is not None else 0.5,
         "self": clamp((share - 0.3) / 0.5) if retrievals else 0.0,
         "alone": 1.0 if facts.independent_agents == 0 else 0.0,
     }
@@ -63,15 +77,25 @@ def score_echo(facts: EchoFacts) -> Signal:
             f"itself restates {len(echoes_of)} earlier lesson(s) of its author, written while "
             "that lesson was injected"
         )
-    if contrast is None:
+    both = own.compared
+    if contrast is None or both is None:
         reasons.append(
-            f"fed vs unfed unknown: {own.fed} of the author's tasks were handed it and "
-            f"{own.unfed} were not; at least 5 of each are needed"
+            f"fed vs unfed unknown: in the weeks that had both, {both.fed if both else 0} of the "
+            f"author's tasks were handed it and {both.unfed if both else 0} were not; at least "
+            "5 of each are needed"
         )
     else:
         reasons.append(
-            f"the author's tasks handed it succeeded {own.fed_successes} of {own.fed} times, "
-            f"those not handed it {own.unfed_successes} of {own.unfed}: {pct(contrast)}"
+            f"the author's tasks handed it succeeded {both.fed_successes} of {both.fed} times, "
+            f"those not handed it in the same weeks {both.unfed_successes} of {both.unfed}: "
+            f"{pct(contrast)} against the same four weeks"
+        )
+    if surer is None:
+        reasons.append("confidence at the start of its tasks not logged for enough of them")
+    else:
+        reasons.append(
+            f"the author started the tasks handed it {surer:+.2f} more confident than those not "
+            "handed it that ended the same way"
         )
     if facts.family_lift is not None:
         reasons.append(
@@ -88,6 +112,7 @@ def score_echo(facts: EchoFacts) -> Signal:
         and own.coverage >= DOMINANCE
         and contrast is not None
         and contrast <= HARM_CONTRAST
+        and (surer is None or surer >= SURER)
         and share >= SELF_SHARE
         and facts.independent_agents == 0
     )
