@@ -3,7 +3,9 @@ its own tasks do worse when they are handed it than when they are not while it s
 surer of itself, and it restates the lesson while it is injected, with no other agent
 arriving at the same lesson on its own.
 
-Measured with bench/signals.py on the default demo (docs/architecture.md, Benchmarks).
+Measured with bench/signals.py on the default demo (docs/architecture.md, Benchmarks),
+precision / recall: seed 7 (tuned on) 1.00 / 0.91, seed 11 0.98 / 0.82, seed 23 (held out)
+0.95 / 0.95.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from reviews.signals.base import Signal, clamp, pct
 ECHO_SIMILARITY = 0.5
 # "Keeps retrieving": the lesson (or a restatement) was handed to its author for at least
 # this share of the author's tasks of its kind since it was written. On the demo the planted
-# echo chambers sit at 0.66-0.84; sound lessons injected beside them mostly below 0.2.
+# echo chambers sit at 0.5-0.86; sound lessons injected beside them mostly below 0.2.
 DOMINANCE = 0.5
 # The author's own tasks of that kind did at least this many rate points worse fed than unfed
 # (same agent, same task type, same four weeks: a harm the lesson does not share with
