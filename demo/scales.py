@@ -83,6 +83,10 @@ REPEAT_START, REPEAT_FLOOR, REPEAT_PLATEAU_WEEKS, REPEAT_HALF_LIFE = 0.34, 0.068
 # learning tasks, enough eligible tasks fail for a 0.34 repeat-failure rate in the first weeks.
 ROUTINE_VOLUME = 1.5
 ECHO_PENALTY = 0.2  # success lost by a task that was fed a flawed lesson
+# An echo chamber's mechanism (DOMAIN §1): once an agent holds a flawed lesson, its retriever
+# hands it that lesson for most of its later tasks of the same type (ranked first), while
+# other agents only meet it through the ordinary cross-agent draws, at an ordinary weight.
+ECHO_RETRIEVAL = 0.7
 CROSS_AGENT = 0.14
 DAY = 86_400
 

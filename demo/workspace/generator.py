@@ -124,6 +124,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
             "unsafe": [],
         }
         self.echo_by_idx: dict[int, dict] = {}
+        self.echo_held: dict[tuple[str, str], int] = {}  # (agent, task type) → echo seed idx
         self.csv_days = min(28, self.days // 2)
         self._plan()
 

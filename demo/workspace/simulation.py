@@ -11,6 +11,7 @@ from demo.scales import (
     CROSS_AGENT,
     DAY,
     ECHO_PENALTY,
+    ECHO_RETRIEVAL,
     RELATED,
     repeat_failure_target,
     saturation,
@@ -130,13 +131,17 @@ class SimulationMixin:
                 break
         else:
             k = len(self.cfg.k_weights) - 1
-        if k == 0:
+        chosen: list[int] = []
+        # The agent's own flawed lesson for this kind of task comes back first, most times.
+        held = self.echo_held.get((task.agent, task.tt.name))
+        if held is not None and rng.random() < ECHO_RETRIEVAL:
+            chosen.append(held)
+        if k == 0 and not chosen:
             return
         own = self.pools_type.get((task.agent, task.tt.name))
         if own is None or not own.items:
             own = self.pools_agent[task.agent]
-        chosen: list[int] = []
-        for _ in range(k):
+        for _ in range(max(0, k - len(chosen))):
             pool = self._cross_pool(task) if rng.random() < CROSS_AGENT else own
             if pool is None or not pool.items:
                 continue
@@ -305,9 +310,11 @@ class SimulationMixin:
         for refl in self.pending:
             weight = self._pending_weight.pop(refl.idx)
             own = self.pools_type.get((refl.agent, refl.tt.name))
-            if refl.idx in self.echo_by_idx and own is not None:
-                # A flawed lesson crowds out the rest of its pool: the echo chamber.
-                weight = 0.15 * own.total + 10
+            if refl.idx in self.echo_by_idx:
+                # From tomorrow its author's retriever keeps handing it back (_retrieve); in
+                # the pools, where other agents may draw it, it weighs like a follower.
+                self.echo_held[(refl.agent, refl.tt.name)] = refl.idx
+                weight = self.rng.uniform(0.05, 0.2) ** -1.1
             if own is not None:
                 own.add(refl.idx, weight)
             self.pools_agent[refl.agent].add(refl.idx, weight)

@@ -1,5 +1,6 @@
-"""The facts the review signals are scored from (reviews.signals): one selector per signal,
-each a handful of aggregate queries over index ranges, whatever the volume of events.
+"""The facts the outdated and duplicate signals are scored from (reviews.signals; the
+echo-chamber facts are in echo_facts.py): one selector per signal, each a handful of
+aggregate queries over index ranges, whatever the volume of events.
 
 Everything is read as of the cycle's window end: a signal says what a reviewer could have
 known when the window closed, so reopening an old cycle gives the same answer.
@@ -7,155 +8,16 @@ known when the window closed, so reopening an old cycle gives the same answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Max, Min, Q
 
-from reflections.lift import DEFAULT_MIN_TASKS
-from reflections.models import (
-    Neighbour,
-    Reflection,
-    RetrievalEvent,
-    TaskInjection,
-    TaskRun,
-)
+from reflections.models import Neighbour, Reflection, TaskRun
 from reviews.models import ReviewItem
-from reviews.selectors.evidence import injection_lift, pooled_lift
 
 # How far back the department's task log is read for a tool's history.
 TOOL_HISTORY_DAYS = 365
-
-
-# ------------------------------------------------------------------ echo chamber
-
-
-@dataclass(frozen=True)
-class Restatement:
-    """A later reflection by the same author that says the same thing."""
-
-    reflection_id: int
-    source_path: str
-    similarity: float
-    created_at: datetime
-    under_injection: bool  # its source task had the reviewed reflection injected
-
-
-@dataclass(frozen=True)
-class EchoFacts:
-    retrievals: int  # in the window
-    self_retrievals: int  # of those, by the author
-    retrieving_agents: int
-    retrieving_tasks: int
-    lift: float | None  # rate points, None when too few injected tasks
-    injected_tasks: int
-    later_by_author: int  # the author's reflections written after it, up to the window's end
-    restatements: list[Restatement] = field(default_factory=list)  # later, by the author
-    restates: list[Restatement] = field(default_factory=list)  # earlier ones it repeats
-    independent_agents: int = 0  # other agents whose reflections say the same thing
-    similar: int = 0  # reflections of any author saying the same thing
-    # The lesson's family (it and the author's restatements written under injection, either
-    # way): lift of the tasks any of them was injected into, and how many tasks that is.
-    family_lift: float | None = None
-    family_tasks: int = 0
-
-
-def _injections(reflection_ids, agent_id, since, until) -> dict[int, tuple[set, set]]:
-    """Per reflection: the author's task ids and UTC days it was injected into (one query)."""
-    found: dict[int, tuple[set, set]] = {pk: (set(), set()) for pk in reflection_ids}
-    rows = TaskInjection.objects.filter(
-        reflection_id__in=list(reflection_ids),
-        task_run__agent_id=agent_id,
-        task_run__finished_at__gte=since,
-        task_run__finished_at__lt=until,
-    ).values_list("reflection_id", "task_run__task_id", "task_run__finished_at")
-    for pk, task_id, finished in rows:
-        found[pk][0].add(task_id)
-        found[pk][1].add(finished.astimezone(UTC).date())
-    return found
-
-
-def _written_under(task_id: str, created: datetime, tasks: set, days: set) -> bool:
-    """Three of the four formats carry no task id: for them a reflection written on a day one
-    of the author's tasks was handed the lesson counts as written under its injection."""
-    return task_id in tasks if task_id else created.astimezone(UTC).date() in days
-
-
-def echo_facts(item: ReviewItem, *, similarity: float, min_tasks: int = DEFAULT_MIN_TASKS):
-    """What the echo-chamber signal weighs for one item (six or seven queries)."""
-    reflection, cycle = item.reflection, item.cycle
-    author = reflection.agent_id
-    retrieved = RetrievalEvent.objects.filter(
-        reflection_id=reflection.pk,
-        retrieved_at__gte=cycle.window_start,
-        retrieved_at__lt=cycle.window_end,
-    ).aggregate(
-        n=Count("id"),
-        own=Count("id", filter=Q(agent_id=author)),
-        agents=Count("agent_id", distinct=True),
-        tasks=Count("task_id", distinct=True),
-    )
-    lift = injection_lift(item, min_tasks=min_tasks)
-    similar = list(
-        Neighbour.objects.filter(reflection_id=reflection.pk, similarity__gte=similarity)
-        .exclude(neighbour__created_at__gte=cycle.window_end)
-        .values_list(
-            "neighbour_id",
-            "neighbour__source_path",
-            "neighbour__agent_id",
-            "neighbour__created_at",
-            "neighbour__task_id",
-            "similarity",
-        )
-    )
-    own = [row for row in similar if row[2] == author]
-    later = [row for row in own if row[3] > reflection.created_at]
-    earlier = [row for row in own if row[3] <= reflection.created_at]
-    injected = _injections(
-        [reflection.pk] + [row[0] for row in earlier],
-        author,
-        min([reflection.created_at] + [row[3] for row in earlier]),
-        cycle.window_end,
-    )
-    mine_tasks, mine_days = injected[reflection.pk]
-
-    def restatement(row, under: bool) -> Restatement:
-        return Restatement(row[0], row[1], row[5], row[3], under)
-
-    restatements = [
-        restatement(row, _written_under(row[4], row[3], mine_tasks, mine_days))
-        for row in sorted(later, key=lambda r: (r[3], r[0]))
-    ]
-    restates = [
-        restatement(
-            row, _written_under(reflection.task_id, reflection.created_at, *injected[row[0]])
-        )
-        for row in sorted(earlier, key=lambda r: (r[3], r[0]))
-    ]
-    later_by_author = Reflection.objects.filter(
-        agent_id=author,
-        created_at__gt=reflection.created_at,
-        created_at__lt=cycle.window_end,
-    ).count()
-    family = [reflection.pk] + [
-        r.reflection_id for r in restatements + restates if r.under_injection
-    ]
-    pooled = pooled_lift(family, cycle, min_tasks=min_tasks) if len(family) > 1 else lift
-    return EchoFacts(
-        retrievals=retrieved["n"],
-        self_retrievals=retrieved["own"],
-        retrieving_agents=retrieved["agents"],
-        retrieving_tasks=retrieved["tasks"],
-        lift=lift.lift,
-        injected_tasks=lift.injected_tasks,
-        later_by_author=later_by_author,
-        restatements=restatements,
-        restates=restates,
-        independent_agents=len({row[2] for row in similar if row[2] != author}),
-        similar=len(similar),
-        family_lift=pooled.lift,
-        family_tasks=pooled.injected_tasks,
-    )
 
 
 # ------------------------------------------------------------------ outdated

@@ -1,8 +1,8 @@
 """Review signals (issue 12): for each item, is it an echo chamber, outdated, a duplicate?
 
 Each signal is a pure scoring function (echo.py, outdated.py, duplicate.py) over facts read
-by reviews.selectors.signal_facts; `item_signals` wires them together for one item and
-`cycle_signals` for a whole cycle (reading the department's tool history once).
+by reviews.selectors.echo_facts and signal_facts; `item_signals` wires them together for one
+item and `cycle_signals` for a whole cycle (reading the department's tool history once).
 """
 
 from __future__ import annotations
@@ -10,12 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviews.models import ReviewCycle, ReviewItem, Verdict
-from reviews.selectors.signal_facts import (
-    duplicate_cluster,
-    echo_facts,
-    outdated_facts,
-    tool_history,
-)
+from reviews.selectors.echo_facts import echo_facts
+from reviews.selectors.signal_facts import duplicate_cluster, outdated_facts, tool_history
 from reviews.signals.base import Signal
 from reviews.signals.duplicate import CANDIDATE_SIMILARITY, score_duplicate
 from reviews.signals.echo import ECHO_SIMILARITY, score_echo

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import io
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.core.management import call_command
 
-from reviews.selectors.signal_facts import EchoFacts, OutdatedFacts, Restatement, ToolUse, Twin
+from reviews.selectors.echo_facts import EchoFacts, OwnTasks, Restatement, Sureness, WeekSplit
+from reviews.selectors.signal_facts import OutdatedFacts, ToolUse, Twin
 from reviews.signals.duplicate import CANDIDATE_SIMILARITY, score_duplicate, specifics
 from reviews.signals.echo import score_echo
 from reviews.signals.outdated import score_outdated
@@ -24,6 +25,20 @@ def day(n: int) -> datetime:
 
 
 # ------------------------------------------------------------------ echo
+
+
+SURER = (Sureness("success", 20, 20 * 0.78, 20, 20 * 0.71),)  # fed tasks start 0.07 surer
+
+
+def own(*blocks: tuple[int, int, int, int], confidence=SURER) -> OwnTasks:
+    """The author's tasks of the lesson's kind: (fed, succeeded, unfed, succeeded) for one
+    week in each block of four."""
+    monday = date(2026, 6, 1)
+    return OwnTasks(
+        ("lead-qualification",),
+        tuple(WeekSplit(monday + timedelta(weeks=4 * i), *b) for i, b in enumerate(blocks)),
+        confidence,
+    )
 
 
 def echo(**changes) -> EchoFacts:
@@ -43,6 +58,11 @@ def echo(**changes) -> EchoFacts:
         "similar": 2,
         "family_lift": -0.3,
         "family_tasks": 30,
+        "family_retrievals": 30,
+        "family_self_retrievals": 28,
+        # 70 of the author's 100 tasks of its kind were handed it: 21 of them succeeded (30 %),
+        # against 18 of the 30 that were not (60 %), in the same two weeks.
+        "own_tasks": own((35, 10, 15, 9), (35, 11, 15, 9)),
     }
     return EchoFacts(**{**base, **changes})
 
@@ -51,14 +71,54 @@ def test_an_echo_chamber_is_flagged_when_every_part_of_the_mechanism_is_there():
     signal = score_echo(echo())
     assert signal.flagged
     assert 0.9 <= signal.score <= 1
+    assert signal.reasons[0].startswith("handed to its author for 70% of the author's")
     assert any("repetition rate 5%" in reason for reason in signal.reasons)
+    assert any("21 of 70 times" in r and "18 of 30" in r and "-30 pts" in r for r in signal.reasons)
+    assert any("+0.07 more confident" in reason for reason in signal.reasons)
     assert any("no independent support" in reason for reason in signal.reasons)
 
 
+def test_fed_tasks_are_compared_with_unfed_ones_of_the_same_weeks_not_the_whole_year():
+    # Handed it mostly in early weeks when every task failed more: 17 of 40 fed tasks
+    # succeeded against 17 of 23 unfed, but within each four weeks they did the same.
+    early = own((30, 9, 3, 1), (10, 8, 20, 16))
+    assert early.contrast() == pytest.approx(-0.025)
+    assert not score_echo(echo(own_tasks=early)).flagged
+
+
 def test_a_lesson_that_helps_is_not_an_echo_chamber_however_often_it_is_restated():
-    signal = score_echo(echo(family_lift=0.05, lift=0.05))
+    helps = own((35, 28, 15, 9), (35, 28, 15, 9))
+    signal = score_echo(echo(own_tasks=helps, family_lift=0.05, lift=0.05))
     assert not signal.flagged
     assert signal.score < 0.7
+
+
+def test_a_sound_lesson_that_sits_beside_a_flawed_one_is_not_blamed_for_its_harm():
+    # Its tasks do badly against the department (the flawed lesson is in the same prompts),
+    # but the author's tasks fare the same with it and without it, and it is seldom handed.
+    beside = own((10, 4, 40, 16), (5, 2, 45, 18))
+    signal = score_echo(echo(own_tasks=beside, family_lift=-0.3))
+    assert not signal.flagged
+    assert any("+0 pts" in reason for reason in signal.reasons)
+
+
+def test_a_lesson_whose_tasks_fail_without_making_the_author_surer_is_not_flagged():
+    # Harmful-looking by chance: the tasks handed it started no more confident than the rest.
+    level = (Sureness("success", 20, 20 * 0.71, 20, 20 * 0.71),)
+    signal = score_echo(echo(own_tasks=own((35, 10, 15, 9), (35, 11, 15, 9), confidence=level)))
+    assert not signal.flagged
+    assert any("+0.00 more confident" in reason for reason in signal.reasons)
+
+
+def test_without_logged_confidence_the_other_parts_decide():
+    signal = score_echo(echo(own_tasks=own((35, 10, 15, 9), (35, 11, 15, 9), confidence=())))
+    assert signal.flagged
+    assert any("confidence at the start of its tasks not logged" in r for r in signal.reasons)
+
+
+def test_a_harmful_lesson_the_author_seldom_retrieves_is_not_an_echo_chamber():
+    seldom = own((10, 2, 40, 24), (10, 2, 40, 24))
+    assert not score_echo(echo(own_tasks=seldom)).flagged
 
 
 def test_restatements_written_without_the_lesson_injected_do_not_count():
@@ -71,18 +131,26 @@ def test_a_lesson_other_agents_reached_on_their_own_is_not_an_echo_chamber():
 
 
 def test_a_lesson_mostly_retrieved_by_others_is_not_an_echo_chamber():
-    assert not score_echo(echo(self_retrievals=4)).flagged
+    assert not score_echo(echo(family_self_retrievals=4)).flagged
 
 
 def test_a_follower_that_restates_an_earlier_lesson_under_injection_is_flagged():
-    follower = echo(restatements=[], restates=[Restatement(1, "a.md", 0.7, day(90), True)])
-    assert score_echo(follower).flagged
+    # Seldom retrieved itself; the retrievals of it and the lesson it restates are the author's.
+    follower = echo(
+        restatements=[],
+        restates=[Restatement(1, "a.md", 0.7, day(90), True)],
+        retrievals=3,
+        self_retrievals=1,
+    )
+    signal = score_echo(follower)
+    assert signal.flagged
+    assert any("28 of 30 retrievals of it and its restatements" in r for r in signal.reasons)
 
 
-def test_unknown_lift_says_why():
-    signal = score_echo(echo(family_lift=None, lift=None, family_tasks=2))
+def test_too_few_unfed_tasks_to_compare_says_why():
+    signal = score_echo(echo(own_tasks=own((20, 5, 0, 0), (20, 5, 3, 2))))
     assert not signal.flagged
-    assert any("too few" in reason for reason in signal.reasons)
+    assert any("at least 5 of each are needed" in reason for reason in signal.reasons)
 
 
 # ------------------------------------------------------------------ outdated
