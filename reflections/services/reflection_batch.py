@@ -141,6 +141,8 @@ class ReflectionBatch:
         self.rejected_on_write = []
         self.history: list[tuple] = []
         self.quarantined: list[tuple[int, ParsedReflection]] = []
+        # Into an empty table (a team moving its memory in) every file is new: no lookups.
+        self.table_was_empty = not Reflection.objects.exists()
 
     # ------------------------------------------------------------------ streaming
     def add(self, parsed: list[ParsedReflection]) -> None:
@@ -212,7 +214,7 @@ class ReflectionBatch:
             placed = self._place(p)
             if placed is not None:
                 rows.append((p, *placed))
-        existing = _existing([p.source_path for p, _, _ in rows])
+        existing = {} if self.table_was_empty else _existing([p.source_path for p, _, _ in rows])
         new_rows = []
         for row in rows:
             old = existing.get(row[0].source_path)
