@@ -68,6 +68,15 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
+def start_fork_server() -> None:
+    """Start the fork server now, without waiting for it: it imports the parsers while the
+    caller walks a tree that will likely hold enough files to parse in parallel."""
+    if _worker_context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
 def parse_sources(
     sources: list[SourceFile | SourceText],
     *,
@@ -80,7 +89,8 @@ def parse_sources(
     pool = None
     if len(work) >= PARALLEL_PARSE_THRESHOLD and (workers or 1) > 1:
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
-        results: Iterable = pool.map(_parse_source, work, chunksize=256)
+        # Small enough chunks that the first parsed files arrive (and get stored) early.
+        results: Iterable = pool.map(_parse_source, work, chunksize=64)
     else:
         results = map(_parse_source, work)
     try:

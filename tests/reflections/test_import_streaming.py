@@ -3,6 +3,8 @@ and a bulk load merges the search index's entries once at the end without losing
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 
@@ -147,3 +149,51 @@ def test_an_everyday_import_leaves_the_search_index_as_postgresql_keeps_it(works
     import_ws(workspace)  # a handful of files, far below BULK_LOAD_ROWS
 
     assert not [sql for sql in executed if "gin_" in sql or "INDEX" in sql]
+
+
+def test_a_new_row_holds_every_value_in_the_column_reflection_columns_names():
+    from datetime import UTC, datetime
+
+    from reflections.importers.base import ParsedReflection
+    from reflections.services.batches import ImportSummary
+
+    now = datetime(2026, 11, 24, tzinfo=UTC)
+    parsed = ParsedReflection(
+        source_path="memory/reflexions/2026-05/02-t1.md",
+        format="frontmatter_md",
+        original_text="text",
+        content_hash="abc",
+        kind="success",
+        outcome="success",
+        created_at=datetime(2026, 5, 2, tzinfo=UTC),
+        title="Split the fee line",
+        sections=[{"heading": "Why?", "body": "The fee is its own line."}],
+        task_type="reconciliation",
+        task_id="t1",
+        external_id="ext-1",
+        tags=["fx"],
+        skills=["fx-conversion"],
+        tools=["ledger"],
+        confidence=0.5,
+        model_used="model-a",
+        salience=0.7,
+        deprecated_reason="superseded",
+    )
+    batch = reflection_batch.ReflectionBatch(summary=ImportSummary(), now=now)
+
+    row = dict(
+        zip(reflection_batch.REFLECTION_COLUMNS, batch._new_row(7, parsed, 3, 4), strict=True)
+    )
+
+    expected = reflection_batch.content_values(parsed, 3, 4)
+    for column in ("sections", "tags", "skills", "tools"):
+        expected[column] = json.dumps(expected[column])
+    expected["created_at"] = reflection_batch.bulk.adapt_value(expected["created_at"])
+    assert {column: row[column] for column in expected} == expected
+    assert (row["id"], row["source_path"], row["state"]) == (7, parsed.source_path, "deprecated")
+    assert (row["deprecated_reason"], row["retrieval_count"], row["last_retrieved_at"]) == (
+        "superseded",
+        0,
+        None,
+    )
+    assert row["imported_at"] == row["updated_at"] == batch.db_now
