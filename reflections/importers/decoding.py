@@ -100,6 +100,42 @@ class _NotPlain(Exception):
     """A document the plain construction leaves to PyYAML's constructor."""
 
 
+# The front matter agents write: one `key: value` or `key: [a, b]` a line, plain words only.
+_PLAIN_WORD = r"[A-Za-z0-9_.](?:[A-Za-z0-9 _./+-]*[A-Za-z0-9_./+-])?"
+_SIMPLE_LINE = re.compile(
+    rf"([A-Za-z_][A-Za-z0-9_]*): "
+    rf"(?:({_PLAIN_WORD})|\[ *({_PLAIN_WORD}(?: *, *{_PLAIN_WORD})*)? *\])"
+)
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+def _simple_mapping(source: str) -> dict | None:
+    """The mapping of a front matter written as simple lines, as PyYAML builds it (its own
+    resolver and constructors type each word: 0.68, true, 2026-05-10); None for anything
+    else, left to libyaml. Skips the parser for the common case."""
+    mapping: dict = {}
+    for line in source.split("\n"):
+        match = _SIMPLE_LINE.fullmatch(line)
+        if match is None:
+            return None
+        key, word, items = match.groups()
+        if _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) != _STR:
+            return None  # yes:, null:, on: are not strings
+        if word is not None:
+            mapping[key] = _plain_scalar(word)
+        else:
+            mapping[key] = [_plain_scalar(i.strip()) for i in items.split(",")] if items else []
+    return mapping
+
+
+def _plain_scalar(word: str) -> object:
+    tag = _RESOLVER.resolve(yaml.ScalarNode, word, (True, False))
+    if tag == _STR:
+        return word
+    return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, word))
+
+
 def _load(source: str, loader_class: type) -> object:
     """What ``yaml.load(source, Loader=loader_class)`` returns, built faster for plain data.
 
@@ -109,6 +145,13 @@ def _load(source: str, loader_class: type) -> object:
     nodes; anything else (aliases, merge keys, other tags, unhashable keys, deep nesting) goes
     to PyYAML's constructor (as does any failure), so the result and every error are the
     same."""
+    if loader_class is _SAFE_LOADER:
+        try:
+            simple = _simple_mapping(source)
+        except Exception:  # a word PyYAML refuses: it says how
+            simple = None
+        if simple is not None:
+            return simple
     loader = loader_class(source)  # a safe loader: a reflection file never runs code on import
     try:
         node = loader.get_single_node()

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from reflections import bulk
 from reflections.search import SEARCH_INDEX
 
-# A batch this large is a bulk load (docs/architecture.md, "Import speed").
+# A batch this large is a bulk load (docs/architecture.md, "Imports", step 4).
 BULK_LOAD_ROWS = 5_000
 
 
