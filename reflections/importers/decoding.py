@@ -89,13 +89,112 @@ def load_json(text: str, *, line: int | None = None, field: str | None = None) -
     return data
 
 
+_STR, _MAP, _SEQ = (f"tag:yaml.org,2002:{name}" for name in ("str", "map", "seq"))
+# Scalars whose safe constructor is a plain function of the node (no nested nodes).
+_SCALAR_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("bool", "float", "int", "null", "timestamp")
+)
+
+
+class _NotPlain(Exception):
+    """A document the plain construction leaves to PyYAML's constructor."""
+
+
+# The front matter agents write: one `key: value` or `key: [a, b]` a line, plain words only.
+_PLAIN_WORD = r"[A-Za-z0-9_.](?:[A-Za-z0-9 _./+-]*[A-Za-z0-9_./+-])?"
+_SIMPLE_LINE = re.compile(
+    rf"([A-Za-z_][A-Za-z0-9_]*): "
+    rf"(?:({_PLAIN_WORD})|\[ *({_PLAIN_WORD}(?: *, *{_PLAIN_WORD})*)? *\])"
+)
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+def _simple_mapping(source: str) -> dict | None:
+    """The mapping of a front matter written as simple lines, as PyYAML builds it (its own
+    resolver and constructors type each word: 0.68, true, 2026-05-10); None for anything
+    else, left to libyaml. Skips the parser for the common case."""
+    mapping: dict = {}
+    for line in source.split("\n"):
+        match = _SIMPLE_LINE.fullmatch(line)
+        if match is None:
+            return None
+        key, word, items = match.groups()
+        if _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) != _STR:
+            return None  # yes:, null:, on: are not strings
+        if word is not None:
+            mapping[key] = _plain_scalar(word)
+        else:
+            mapping[key] = [_plain_scalar(i.strip()) for i in items.split(",")] if items else []
+    return mapping
+
+
+def _plain_scalar(word: str) -> object:
+    tag = _RESOLVER.resolve(yaml.ScalarNode, word, (True, False))
+    if tag == _STR:
+        return word
+    return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, word))
+
+
+def _load(source: str, loader_class: type) -> object:
+    """What ``yaml.load(source, Loader=loader_class)`` returns, built faster for plain data.
+
+    PyYAML's constructor is pure Python even behind the libyaml parser, and costs more than
+    the parse (dispatch, state generators, an ABC check per key). A front matter is a tree of
+    strings, numbers, dates, lists and mappings: `_plain` builds that directly from the parsed
+    nodes; anything else (aliases, merge keys, other tags, unhashable keys, deep nesting) goes
+    to PyYAML's constructor (as does any failure), so the result and every error are the
+    same."""
+    if loader_class is _SAFE_LOADER:
+        try:
+            simple = _simple_mapping(source)
+        except Exception:  # a word PyYAML refuses: it says how
+            simple = None
+        if simple is not None:
+            return simple
+    loader = loader_class(source)  # a safe loader: a reflection file never runs code on import
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        try:
+            return _plain(node, loader, set(), 0)
+        except Exception:  # _NotPlain, or a scalar PyYAML refuses: it says how, in its order
+            return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _plain(node: yaml.Node, loader, seen: set[int], depth: int) -> object:
+    if id(node) in seen or depth > MAX_NESTING + 1:
+        raise _NotPlain  # an alias (the same node twice), or too deep for plain recursion
+    seen.add(id(node))
+    kind, tag = type(node), node.tag
+    if kind is yaml.ScalarNode:
+        if tag == _STR:
+            return node.value
+        if tag in _SCALAR_TAGS:
+            return loader.yaml_constructors[tag](loader, node)
+    elif kind is yaml.MappingNode and tag == _MAP:
+        mapping = {}
+        for key_node, value_node in node.value:
+            key = _plain(key_node, loader, seen, depth + 1)
+            if isinstance(key, dict | list):
+                raise _NotPlain  # unhashable: PyYAML says so (a merge key << is not plain)
+            mapping[key] = _plain(value_node, loader, seen, depth + 1)
+        return mapping
+    elif kind is yaml.SequenceNode and tag == _SEQ:
+        return [_plain(item, loader, seen, depth + 1) for item in node.value]
+    raise _NotPlain
+
+
 def load_yaml_mapping(source: str) -> dict:
     """A front matter block (the lines between the `---`s, file line 2 on) as a dict."""
     try:
         # A safe loader only builds plain data: a reflection file must never run code on
         # import. The libyaml one is ~10x faster, which matters at 100,000 files.
         loader = _NoAliasLoader if _ANCHOR_OR_ALIAS.search(source) else _SAFE_LOADER
-        meta = yaml.load(source, Loader=loader)  # noqa: S506 - a SafeLoader
+        meta = _load(source, loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

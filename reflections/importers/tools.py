@@ -63,12 +63,15 @@ def extract_tools(text: str) -> list[str]:
                 name = match.group(1)
                 if _looks_like_a_name(name, text, match.start(1)):
                     found.append((match.start(1), name))
-    if "(" in text:
+    if _called(text):
         for match in _CALL.finditer(text):
             if match.group(2).strip() not in ("s", "es"):  # "reflection(s)" is prose, not a call
                 found.append((match.start(), match.group(1).lstrip(".")))
-    for match in _CAMEL.finditer(text):
-        found.append((match.start(), match.group(0)))
+    # A camelCase word has a lowercase letter or digit right before a capital: most texts have
+    # none, and looking for the pair in the text's case shape is ten times cheaper than _CAMEL.
+    if b"aA" in text.encode("utf-8", "surrogatepass").translate(_CASE_SHAPE):
+        for match in _CAMEL.finditer(text):
+            found.append((match.start(), match.group(0)))
 
     tools: list[str] = []
     for _, name in sorted(found, key=lambda item: item[0]):
@@ -79,6 +82,24 @@ def extract_tools(text: str) -> list[str]:
         if len(tools) == MAX_TOOLS:
             break
     return tools
+
+
+# ASCII lowercase letters and digits as "a", capitals as "A" (other bytes stay themselves).
+_CASE_SHAPE = bytes.maketrans(
+    b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"a" * 36 + b"A" * 26
+)
+
+
+def _called(text: str) -> bool:
+    """Whether a "(" follows a word character, as in every match of _CALL (prose opens its
+    brackets after a space)."""
+    position = text.find("(", 1)
+    while position > 0:
+        before = text[position - 1]
+        if before.isalnum() or before == "_":  # what \w matches
+            return True
+        position = text.find("(", position + 1)
+    return False
 
 
 def _identifier(token: str) -> str | None:

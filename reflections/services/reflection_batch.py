@@ -141,6 +141,8 @@ class ReflectionBatch:
         self.rejected_on_write = []
         self.history: list[tuple] = []
         self.quarantined: list[tuple[int, ParsedReflection]] = []
+        # Into an empty table (a team moving its memory in) every file is new: no lookups.
+        self.table_was_empty = not Reflection.objects.exists()
 
     # ------------------------------------------------------------------ streaming
     def add(self, parsed: list[ParsedReflection]) -> None:
@@ -212,7 +214,7 @@ class ReflectionBatch:
             placed = self._place(p)
             if placed is not None:
                 rows.append((p, *placed))
-        existing = _existing([p.source_path for p, _, _ in rows])
+        existing = {} if self.table_was_empty else _existing([p.source_path for p, _, _ in rows])
         new_rows = []
         for row in rows:
             old = existing.get(row[0].source_path)
@@ -235,23 +237,7 @@ class ReflectionBatch:
         )
 
     def _new_row(self, pk: int, p: ParsedReflection, agent_id: int | None, dept_id: int) -> tuple:
-        # Values are adapted here once rather than per value in write_rows: at 100,000 rows
-        # the generic adaptation costs as much as the COPY itself.
-        values = content_values(p, agent_id, dept_id)
-        for column in ("sections", "tags", "skills", "tools"):
-            values[column] = json.dumps(values[column])
-        values["created_at"] = bulk.adapt_value(values["created_at"])
         state = State.QUARANTINED if p.findings else state_declared_by_file(p)
-        values.update(
-            id=pk,
-            source_path=p.source_path,
-            state=state,
-            deprecated_reason=p.deprecated_reason[:255],
-            retrieval_count=0,
-            last_retrieved_at=None,
-            imported_at=self.db_now,
-            updated_at=self.db_now,
-        )
         reason = f"imported from {p.source_path}"
         if p.findings:
             reason += f"; quarantined: {describe_findings(p.findings)}"
@@ -261,7 +247,40 @@ class ReflectionBatch:
             if p.deprecated_reason:
                 reason += f" ({p.deprecated_reason})"
         self.history.append(self._history(pk, "created", "", state, reason, "", p.content_hash))
-        return tuple(values[c] for c in REFLECTION_COLUMNS)
+        # The values of content_values, adapted here once rather than per value in write_rows
+        # (at 100,000 rows the generic adaptation costs as much as the COPY itself), and put
+        # straight into a tuple in REFLECTION_COLUMNS order: no dict per row.
+        dumps = json.dumps
+        return (
+            pk,
+            p.source_path,
+            p.format,
+            p.content_hash,
+            p.external_id,
+            p.original_text,
+            agent_id,
+            dept_id,
+            p.task_type,
+            p.task_id,
+            p.kind,
+            p.outcome or "",
+            bulk.adapt_value(p.created_at),
+            p.title[:512],
+            dumps(p.sections),
+            p.body,
+            dumps(p.tags),
+            dumps(p.skills),
+            dumps(p.tools),
+            p.confidence,
+            p.model_used,
+            p.salience,
+            state,
+            p.deprecated_reason[:255],
+            0,  # retrieval_count
+            None,  # last_retrieved_at
+            self.db_now,  # imported_at
+            self.db_now,  # updated_at
+        )
 
     def _history(self, pk, change, from_state, to_state, reason, from_hash="", to_hash="") -> tuple:
         return (

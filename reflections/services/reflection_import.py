@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from reflections.caching import EVENTS, bump_data_version
 from reflections.importers.base import ParsedReflection, Rejection
-from reflections.importers.pool import parse_sources
+from reflections.importers.pool import parse_sources, start_fork_server
 from reflections.importers.workspace import SourceFile, SourceText, iter_reflection_files
 from reflections.models import ImportRun
 from reflections.services.active_set import history_watermark, refresh_active_set_since
@@ -58,6 +58,8 @@ def import_reflections(
             "(lowercase letters, digits and hyphens)"
         )
 
+    if any(Path(p).is_dir() for p in paths):
+        start_fork_server()  # a tree may hold thousands of files: the parsers load meanwhile
     sources: list[SourceFile | SourceText] = list(texts)
     for item in iter_reflection_files([Path(p) for p in paths]):
         if isinstance(item, Rejection):

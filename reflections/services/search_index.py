@@ -1,46 +1,38 @@
-"""The full-text search index during a bulk load: built once after the rows, not row by row."""
+"""The full-text search index during a bulk load: its entries merged once after the rows, not
+row by row."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import connection
-
 from reflections import bulk
-from reflections.search import CREATE_SEARCH_INDEX_SQL, SEARCH_INDEX
+from reflections.search import SEARCH_INDEX
 
-# A batch this large, bringing more rows than the table holds, is a bulk load: building the
-# GIN index once at the end costs less than keeping it up to date row by row
-# (docs/architecture.md, "Import speed").
-BULK_LOAD_ROWS = 20_000
+# A batch this large is a bulk load (docs/architecture.md, "Imports", step 4).
+BULK_LOAD_ROWS = 5_000
 
 
 @contextmanager
 def search_index_built_after(new_rows: int) -> Iterator[bool]:
-    """Inside the batch's transaction: on PostgreSQL, for a bulk load, drop the search index
-    for the batch and build it once before the commit. Yields whether it did.
+    """Inside the batch's transaction: on PostgreSQL, for a bulk load, let the GIN search index
+    collect the batch's entries in its pending list and merge them into the index once, in
+    one sorted pass, before the commit. Yields whether it did.
 
-    Dropping the index locks the table until the commit, so pages that read reflections wait
-    for a bulk load to finish; smaller imports keep the index live and block nobody. A batch
-    that fails rolls the drop back with everything else."""
-    if not bulk.is_postgres() or new_rows < BULK_LOAD_ROWS or new_rows <= _rows_up_to(new_rows):
+    The search document (`to_tsvector`, most of the database's work per row) is still
+    computed as each row arrives, while the parser pool works on the next files; only the
+    merge waits for the end. Dropping the index and building it again after the rows costs
+    as much in all, but leaves every `to_tsvector` for the end, when nothing else runs (100,000
+    rows: 8.6 s of CPU after the last row against 1.3 s for the merge), and locks the table.
+    Readers are never blocked: the index stays, and finds the pending entries after the commit
+    too. A batch that fails rolls its entries back with everything else."""
+    if not bulk.is_postgres() or new_rows < BULK_LOAD_ROWS:
         yield False
         return
-    bulk.execute(f"DROP INDEX IF EXISTS {SEARCH_INDEX}")
+    # SET LOCAL ends with the batch. The pending list holds the entries unsorted: up to 1 GB
+    # before PostgreSQL merges them on its own (100,000 files fill 112 MB of it).
+    bulk.execute("SET LOCAL gin_pending_list_limit = '1GB'")
     yield True
-    # Foreign keys are checked at COMMIT (Django makes them DEFERRABLE INITIALLY DEFERRED), and
-    # PostgreSQL builds no index on a table with checks pending: run them now, defer again after.
-    bulk.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    # GIN builds fast with room to sort its entries in memory; SET LOCAL ends with the batch.
+    # Sorting the entries in memory makes the merge one pass over the index.
     bulk.execute("SET LOCAL maintenance_work_mem = '256MB'")
-    bulk.execute(CREATE_SEARCH_INDEX_SQL)
-    bulk.execute("SET CONSTRAINTS ALL DEFERRED")
-
-
-def _rows_up_to(limit: int) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM reflections_reflection LIMIT %s) q", [limit]
-        )
-        return cursor.fetchone()[0]
+    bulk.execute("SELECT gin_clean_pending_list(%s::regclass)", [SEARCH_INDEX])

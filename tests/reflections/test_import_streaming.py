@@ -1,7 +1,9 @@
 """An import stores each chunk while the next is parsed: the chunking never shows in the result,
-and a bulk load builds the search index once at the end without losing it."""
+and a bulk load merges the search index's entries once at the end without losing the index."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from django.db import connection
@@ -74,25 +76,54 @@ postgres_only = pytest.mark.skipif(
 )
 
 
+def executed_sql(monkeypatch) -> list[str]:
+    """The statements run through bulk.execute (search_index's among them), as they run."""
+    seen: list[str] = []
+    real = search_index.bulk.execute
+    monkeypatch.setattr(
+        search_index.bulk, "execute", lambda sql, *a: (seen.append(sql), real(sql, *a))[1]
+    )
+    return seen
+
+
 @postgres_only
-def test_a_bulk_load_builds_the_search_index_at_the_end_and_search_finds_its_rows(
+def test_a_bulk_load_merges_the_search_entries_at_the_end_and_search_finds_its_rows(
     workspace, monkeypatch
 ):
     monkeypatch.setattr(search_index, "BULK_LOAD_ROWS", 1)
-    built = []
-    real = search_index.bulk.execute
-    monkeypatch.setattr(
-        search_index.bulk, "execute", lambda sql, *a: (built.append(sql), real(sql, *a))[1]
-    )
+    executed = executed_sql(monkeypatch)
 
     import_ws(workspace)
 
-    assert any(sql.startswith("DROP INDEX") for sql in built)
-    assert any("CREATE INDEX" in sql for sql in built)
+    assert any("gin_pending_list_limit" in sql for sql in executed)
+    assert any("gin_clean_pending_list" in sql for sql in executed)
     assert search_index_exists()
     from reflections.selectors.reflections import search_text
 
     assert search_text(Reflection.objects.all(), "competitor").exists()
+
+
+@postgres_only
+def test_a_bulk_load_never_drops_the_search_index_so_readers_are_not_locked_out(
+    workspace, monkeypatch
+):
+    monkeypatch.setattr(search_index, "BULK_LOAD_ROWS", 1)
+    executed = executed_sql(monkeypatch)
+    present_while_storing = []
+    real_add = reflection_batch.ReflectionBatch.add
+    monkeypatch.setattr(
+        reflection_batch.ReflectionBatch,
+        "add",
+        lambda self, parsed: (
+            present_while_storing.append(search_index_exists()),
+            real_add(self, parsed),
+        )[1],
+    )
+
+    import_ws(workspace)
+
+    assert present_while_storing and all(present_while_storing)
+    assert not [sql for sql in executed if "DROP INDEX" in sql or "CREATE INDEX" in sql]
 
 
 @postgres_only
@@ -112,15 +143,57 @@ def test_a_bulk_load_that_fails_keeps_the_search_index(workspace, monkeypatch):
 
 
 @postgres_only
-def test_an_import_smaller_than_the_table_keeps_the_index_live(workspace, monkeypatch):
-    import_ws(workspace)
-    monkeypatch.setattr(search_index, "BULK_LOAD_ROWS", 1)
-    dropped = []
-    real = search_index.bulk.execute
-    monkeypatch.setattr(
-        search_index.bulk, "execute", lambda sql, *a: (dropped.append(sql), real(sql, *a))[1]
+def test_an_everyday_import_leaves_the_search_index_as_postgresql_keeps_it(workspace, monkeypatch):
+    executed = executed_sql(monkeypatch)
+
+    import_ws(workspace)  # a handful of files, far below BULK_LOAD_ROWS
+
+    assert not [sql for sql in executed if "gin_" in sql or "INDEX" in sql]
+
+
+def test_a_new_row_holds_every_value_in_the_column_reflection_columns_names():
+    from datetime import UTC, datetime
+
+    from reflections.importers.base import ParsedReflection
+    from reflections.services.batches import ImportSummary
+
+    now = datetime(2026, 11, 24, tzinfo=UTC)
+    parsed = ParsedReflection(
+        source_path="memory/reflexions/2026-05/02-t1.md",
+        format="frontmatter_md",
+        original_text="text",
+        content_hash="abc",
+        kind="success",
+        outcome="success",
+        created_at=datetime(2026, 5, 2, tzinfo=UTC),
+        title="Split the fee line",
+        sections=[{"heading": "Why?", "body": "The fee is its own line."}],
+        task_type="reconciliation",
+        task_id="t1",
+        external_id="ext-1",
+        tags=["fx"],
+        skills=["fx-conversion"],
+        tools=["ledger"],
+        confidence=0.5,
+        model_used="model-a",
+        salience=0.7,
+        deprecated_reason="superseded",
+    )
+    batch = reflection_batch.ReflectionBatch(summary=ImportSummary(), now=now)
+
+    row = dict(
+        zip(reflection_batch.REFLECTION_COLUMNS, batch._new_row(7, parsed, 3, 4), strict=True)
     )
 
-    import_ws(workspace)
-
-    assert not [sql for sql in dropped if sql.startswith("DROP INDEX")]
+    expected = reflection_batch.content_values(parsed, 3, 4)
+    for column in ("sections", "tags", "skills", "tools"):
+        expected[column] = json.dumps(expected[column])
+    expected["created_at"] = reflection_batch.bulk.adapt_value(expected["created_at"])
+    assert {column: row[column] for column in expected} == expected
+    assert (row["id"], row["source_path"], row["state"]) == (7, parsed.source_path, "deprecated")
+    assert (row["deprecated_reason"], row["retrieval_count"], row["last_retrieved_at"]) == (
+        "superseded",
+        0,
+        None,
+    )
+    assert row["imported_at"] == row["updated_at"] == batch.db_now
