@@ -5,7 +5,7 @@ Threaded workers (gthread): a page spends part of its time waiting on the databa
 threads, the same two worker processes render another request meanwhile, so a burst of users
 is served by both cores instead of queueing behind one slow page. Django is thread-safe; each
 thread holds its own database connection (mind PostgreSQL's max_connections when raising
-WEB_WORKERS × WEB_THREADS).
+WEB_WORKERS times WEB_THREADS).
 """
 
 import os

@@ -309,7 +309,7 @@ def main() -> None:
                 time.sleep(0.2)
         levels = [int(n) for n in args.users.split(",")]
         print(
-            f"database {db} (copy of {args.db}); gunicorn 2 workers × "
+            f"database {db} (copy of {args.db}); gunicorn 2 workers x "
             f"{os.environ.get('WEB_THREADS', '4')} threads (gunicorn.conf.py) on {base}; "
             f"{len(details)} detail pages, {len(items)} queue items"
         )
