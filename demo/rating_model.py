@@ -28,15 +28,8 @@ from dataclasses import dataclass
 from demo.calibration import heuristic_gold
 from reflections.models import Reflection
 from rubric.models import CRITERIA, LEVELS
-from rubric.selectors.quality import (
-    GATED,
-    JUDGMENT,
-    TECHNICAL,
-    UNGATED,
-    UNKNOWN,
-    task_families,
-    task_family,
-)
+from rubric.selectors.gate import GATED, UNGATED, UNKNOWN
+from rubric.selectors.quality import JUDGMENT, TECHNICAL, task_families, task_family
 
 RATERS = ("rater-a", "rater-b", "rater-c", "rater-d", "rater-e")
 

@@ -22,7 +22,7 @@ from demo.rating_model import CALIBRATION_SLIPS, RATERS, features_of, latent_qua
 from reflections.access import RATER
 from reflections.models import Department, Reflection, State
 from rubric.models import CRITERIA, CalibrationAttempt, GoldScore, Rating, RatingAssignment
-from rubric.selectors.quality import GATED, UNGATED, UNKNOWN, gate_classes
+from rubric.selectors.gate import GATED, UNGATED, UNKNOWN, gate_classes
 from rubric.services.calibration import record_item_ratings, start_attempt, submit_attempt
 from rubric.services.calibration_sets import active_set
 from rubric.services.rating_import import IMPORT_COLUMNS, import_ratings
@@ -56,7 +56,8 @@ def seed_demo_ratings(workspace: Path) -> dict:
         raise DemoSeedError(f"fewer than {ROUND_SIZE} reflections: import the demo first")
     ensure_rubric()
     features = features_of(
-        reflections, gate_classes(Reflection.objects.exclude(state=State.QUARANTINED))
+        reflections,
+        gate_classes(Reflection.objects.exclude(state=State.QUARANTINED), whole_memory=True),
     )
     truths = {pk: latent_quality(f) for pk, f in features.items()}
 

@@ -12,16 +12,26 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
-from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    Avg,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+)
 from scipy import stats
 
-from reflections.models import Kind, Outcome, Reflection, TaskRun
-from reflections.policies import DEFAULT_CONFIG, PolicyConfig, should_have_reflected
+from reflections.models import Kind, Outcome, Reflection
 from rubric.models import CRITERIA, Rating
+from rubric.selectors.gate import (
+    GATED,
+    UNGATED,
+    UNKNOWN,
+    gate_class,
+    with_gate_inputs,
+)
 
 CONFIDENCE = 0.95
-GATED, UNGATED, UNKNOWN = "gated", "ungated", "unknown"
 TECHNICAL, JUDGMENT, OTHER = "technical", "judgment", "other"
 NONE = "none"  # a reflection without an outcome (decisions) or without a task type
 
@@ -163,68 +173,6 @@ def reflection_quality(reflection_ids: Iterable[int]) -> dict[int, ReflectionQua
             criteria[criterion] = sum(levels.values()) / len(levels) if levels else None
         out[pk] = ReflectionQuality(reflection_id=pk, criteria=criteria, raters=len(raters))
     return out
-
-
-# --------------------------------------------------------------------------- the gate
-
-
-def with_gate_inputs(reflections: QuerySet[Reflection]) -> QuerySet[Reflection]:
-    """The reflections with what the trigger gate needs, computed in SQL: their task's outcome
-    and start confidence (TaskRun by task_id) and `prior_of_type`, the number of reflections
-    of the same agent and task type created strictly before it.
-
-    `prior_of_type` equals RANK() OVER (PARTITION BY agent, task_type ORDER BY created_at) - 1
-    over the whole memory; it is written as a correlated COUNT so that only the reflections
-    asked about are counted (the refl_agent_created index finds an agent's earlier ones), not
-    a window over every reflection on every page view."""
-    task = TaskRun.objects.filter(task_id=OuterRef("task_id"))
-    prior = (
-        Reflection.objects.filter(
-            agent_id=OuterRef("agent_id"),
-            task_type=OuterRef("task_type"),
-            created_at__lt=OuterRef("created_at"),
-        )
-        .order_by()
-        .values("agent_id")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    return reflections.annotate(
-        task_outcome=Subquery(task.values("outcome")[:1]),
-        task_confidence=Subquery(task.values("confidence_at_start")[:1]),
-        prior_of_type=Coalesce(Subquery(prior), Value(0)),
-    )
-
-
-def gate_class(
-    *,
-    task_id: str,
-    task_outcome: str | None,
-    task_confidence: float | None,
-    prior_of_type: int,
-    config: PolicyConfig = DEFAULT_CONFIG,
-) -> str:
-    """gated / ungated by `should_have_reflected`; unknown when the task is not on record."""
-    if not task_id or task_outcome is None:
-        return UNKNOWN
-    met = should_have_reflected(
-        outcome=task_outcome,
-        confidence_at_start=task_confidence,
-        prior_reflections_of_type=prior_of_type,
-        config=config,
-    )
-    return GATED if met else UNGATED
-
-
-def gate_classes(reflections: QuerySet[Reflection]) -> dict[int, str]:
-    """{id: gated | ungated | unknown} for the reflections, one query."""
-    rows = with_gate_inputs(reflections).values_list(
-        "id", "task_id", "task_outcome", "task_confidence", "prior_of_type"
-    )
-    return {
-        pk: gate_class(task_id=task_id, task_outcome=out, task_confidence=conf, prior_of_type=prior)
-        for pk, task_id, out, conf, prior in rows
-    }
 
 
 # --------------------------------------------------------------------------- breakdowns

@@ -24,7 +24,8 @@ from rubric.models import (
     RatingRound,
 )
 from rubric.selectors.agreement import agreement_report
-from rubric.selectors.quality import GATED, UNGATED, quality_breakdowns
+from rubric.selectors.gate import GATED, UNGATED
+from rubric.selectors.quality import quality_breakdowns
 
 
 @pytest.fixture(scope="module")

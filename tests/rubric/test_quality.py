@@ -13,16 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from reflections.models import Reflection
 from reflections.policies import should_have_reflected
 from rubric.models import CRITERIA, Rating, Rubric
-from rubric.selectors.quality import (
-    GATED,
-    UNGATED,
-    UNKNOWN,
-    gate_classes,
-    quality_breakdowns,
-    reflection_quality,
-    t_interval,
-    with_gate_inputs,
-)
+from rubric.selectors.gate import GATED, UNGATED, UNKNOWN, gate_classes, with_gate_inputs
+from rubric.selectors.quality import quality_breakdowns, reflection_quality, t_interval
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,
@@ -194,6 +186,12 @@ class TestTriggerGate:
             "id", "task_outcome", "task_confidence", "prior_of_type"
         )
         gates = gate_classes(Reflection.objects.all())
+        # The window over the whole memory (the demo's path) classifies the same way.
+        assert gate_classes(Reflection.objects.all(), whole_memory=True) == gates
+        some = Reflection.objects.order_by("created_at")[2:6]
+        assert gate_classes(
+            Reflection.objects.filter(pk__in=[r.pk for r in some]), whole_memory=True
+        ) == {r.pk: gates[r.pk] for r in some}
         for pk, outcome, confidence, prior in rows:
             expected = should_have_reflected(
                 outcome=outcome, confidence_at_start=confidence, prior_reflections_of_type=prior
