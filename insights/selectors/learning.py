@@ -184,7 +184,7 @@ def learning_curves(
     """Weekly learning curves over the ISO weeks from ``start``'s to ``end``'s, in four
     queries: task weeks, reflections written, deprecations, cycle closings."""
     weeks = metrics.weeks_between(start, end)
-    since, until = start_of(weeks[0]), start_of(weeks[-1] + timedelta(weeks=1))
+    since, until = learning_window(start, end)
     rows = learning_rows(since=since, until=until, department_ids=department_ids)
     per_department = {d.slug: metrics.series(rows.get(d.pk, {}), weeks) for d in departments}
     overall = [
@@ -215,6 +215,12 @@ def learning_curves(
         written=written,
         markers=review_markers(since=since, until=until, department_ids=department_ids),
     )
+
+
+def learning_window(start: date, end: date) -> tuple[datetime, datetime]:
+    """[since, until): the ISO weeks from ``start``'s to ``end``'s, as UTC instants."""
+    weeks = metrics.weeks_between(start, end)
+    return start_of(weeks[0]), start_of(weeks[-1] + timedelta(weeks=1))
 
 
 def review_markers(

@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 
 from reflections.access import ADMIN, MANAGER, require_any_role
-from reflections.caching import cached
+from reflections.caching import EVENTS, cached
 from reflections.models import Department
 from reflexion_site.downloads import csv_attachment
 
@@ -105,20 +105,9 @@ def table_download(
     return tables[name]()
 
 
-def review_stamp() -> tuple:
-    """What review work a figure depends on, in one small query: the last audit row
-    (verdicts, undos, restores are appended to the Decision log) and the last cycle closed."""
-    from django.db.models import Max
-
-    from reviews.models import Decision, ReviewCycle
-
-    return (
-        Decision.objects.aggregate(last=Max("id"))["last"],
-        ReviewCycle.objects.aggregate(last=Max("closed_at"), n=Max("id")),
-    )
-
-
 def cached_page_figures[T](what: str, key_parts: tuple, compute: Callable[[], T]) -> T:
-    """A page's figures (and chart specs) computed once per data version: imports, policy
-    runs and state changes bump the memory's version, review work moves review_stamp()."""
-    return cached(what, (*key_parts, review_stamp()), compute)
+    """A page's figures (and chart specs) computed once per version of what happened
+    (EVENTS: reflections written, tasks and their outcomes, retrievals; bumped by imports and
+    recounts, not by verdicts or policy runs), for pages that read no reflection state; what
+    else they show goes in `key_parts` (the learning curves put their review markers there)."""
+    return cached(what, key_parts, compute, name=EVENTS)

@@ -62,7 +62,13 @@ def learning(request: HttpRequest) -> HttpResponse:
         shown = curves.per_department[department.slug] if department else curves.overall
         return curves, shown, _learning_charts(curves, shown, label)
 
-    key = ([d.pk for d in departments], department and department.pk, start, end)
+    # The review markers are read every time (two small queries) and are part of the key: a
+    # verdict that deprecates moves them, one that keeps does not.
+    since, until = selectors.learning_window(start, end)
+    markers = selectors.review_markers(
+        since=since, until=until, department_ids=[department.pk] if department else None
+    )
+    key = ([d.pk for d in departments], department and department.pk, start, end, markers)
     curves, shown, charts = cached_page_figures("learning-curves", key, figures)
     if wants_csv(request):
         scope = department.slug if department else "all"

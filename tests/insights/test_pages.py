@@ -16,12 +16,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from reflections.models import Department
+from reflections.models import Department, Reflection
 from reviews.models import ReviewCycle
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,
     ReflectionFactory,
+    ReflectionHistoryFactory,
     RetrievalEventFactory,
     TaskInjectionFactory,
     TaskRunFactory,
@@ -210,6 +211,11 @@ def test_learning_curves_are_cached_until_the_data_or_the_reviews_move(manager):
     with CaptureQueriesContext(connection) as again:
         assert get(manager, "insights:learning").status_code == 200
     assert not any("reflections_taskoutcomeday" in q["sql"] for q in again)
+    some = Reflection.objects.first()
+    ReflectionHistoryFactory(reflection=some)  # a state change: nothing the curves read
+    with CaptureQueriesContext(connection) as after_state:
+        assert get(manager, "insights:learning").status_code == 200
+    assert not any("reflections_taskoutcomeday" in q["sql"] for q in after_state)
     make_memory(1, title="later")  # an import bumps the data version
     with CaptureQueriesContext(connection) as moved:
         assert get(manager, "insights:learning").status_code == 200
