@@ -48,8 +48,12 @@ class BadCursor(ValueError):
 
 
 def order_by(keys: Sequence[Key]) -> list:
+    """NULLS LAST only where a key can be NULL: on a NOT NULL column it would not match the
+    column's index (`created_at DESC` is NULLS FIRST), and PostgreSQL would sort the table."""
     return [
-        F(k.field).desc(nulls_last=True) if k.descending else F(k.field).asc(nulls_last=True)
+        (F(k.field).desc(nulls_last=True) if k.descending else F(k.field).asc(nulls_last=True))
+        if k.nullable
+        else (F(k.field).desc() if k.descending else F(k.field).asc())
         for k in keys
     ]
 
