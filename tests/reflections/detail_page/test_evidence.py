@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from reflections.caching import EVENTS, bump_data_version
 from reflections.models import RetrievalEvent
 from tests.factories import (
     AgentFactory,
@@ -202,6 +203,7 @@ def test_a_quarantined_reflection_withholds_its_text_even_from_admins(client, fi
 
 
 def count_queries(client, reflection) -> int:
+    bump_data_version(EVENTS)  # what happened to it is cached: count the queries computing it
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(detail_url(reflection))
     assert response.status_code == 200
@@ -221,8 +223,22 @@ def test_the_query_count_does_not_grow_with_the_evidence(manager_client, finance
     assert count_queries(manager_client, bare) == count_queries(manager_client, busy)
     # session, user, roles, reflection, retrievals, their counts, injections, their counts,
     # history, scan findings, rubric scores (the injection counts come week by week from the
-    # injection audit's one grouped query)
-    assert count_queries(manager_client, busy) <= 11
+    # injection audit's one grouped query), and the events' cache on a miss: its version, the
+    # read and the database cache's write (count, key, insert), 6 savepoints around them
+    assert count_queries(manager_client, busy) <= 22
+
+
+def test_what_happened_to_it_is_cached_until_new_events_arrive(manager_client, finance_agent):
+    busy = ReflectionFactory(agent=finance_agent)
+    task = TaskRunFactory(task_id="busy-1", agent=finance_agent)
+    TaskInjectionFactory(reflection=busy, task_run=task)
+    manager_client.get(detail_url(busy))
+    with CaptureQueriesContext(connection) as again:
+        manager_client.get(detail_url(busy))
+    assert not any("reflections_taskinjection" in q["sql"] for q in again)
+    RetrievalEventFactory(reflection=busy, agent=finance_agent, task_id="busy-1")
+    page = manager_client.get(detail_url(busy))
+    assert page.context["detail"].retrieval_total == 1
 
 
 def test_managers_see_the_rubric_scores_and_raters_do_not(manager_client, client):
