@@ -15,6 +15,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncWeek
 
 from reflections.access import visible_reflections
+from reflections.caching import EVENTS, cached
 from reflections.lift import DEFAULT_MIN_TASKS, week_weighted_lift
 from reflections.models import (
     Neighbour,
@@ -72,10 +73,27 @@ def _as_date(value) -> date:
 def reflection_facts(
     cycle: ReviewCycle, reflections: list[Reflection], *, min_tasks: int = DEFAULT_MIN_TASKS
 ) -> dict[int, Facts]:
-    """Retrievals and lift in the cycle window for each reflection, by id."""
-    ids = [r.pk for r in reflections]
+    """Retrievals and lift in the cycle window for each reflection, by id. Both are bound to
+    the window (in the past), so they are cached under the events' version, which only
+    imports and recounts bump; the reflections themselves (their state) stay live."""
+    ids = sorted(r.pk for r in reflections)
     if not ids:
         return {}
+    figures = cached(
+        "window-facts",
+        (cycle.pk, cycle.window_start, cycle.window_end, tuple(ids), min_tasks),
+        lambda: _window_figures(cycle, ids, min_tasks),
+        name=EVENTS,
+    )
+    return {
+        r.pk: Facts(reflection=r, retrievals=figures[r.pk][0], lift=figures[r.pk][1])
+        for r in reflections
+    }
+
+
+def _window_figures(
+    cycle: ReviewCycle, ids: list[int], min_tasks: int
+) -> dict[int, tuple[int, float | None]]:
     first, last = cycle.window_start.astimezone(UTC), cycle.window_end.astimezone(UTC)
     retrievals = dict(
         RetrievalDay.objects.filter(
@@ -108,12 +126,11 @@ def reflection_facts(
         else {}
     )
     return {
-        r.pk: Facts(
-            reflection=r,
-            retrievals=retrievals.get(r.pk) or 0,
-            lift=week_weighted_lift(injected.get(r.pk, {}), department, min_tasks=min_tasks).lift,
+        pk: (
+            retrievals.get(pk) or 0,
+            week_weighted_lift(injected.get(pk, {}), department, min_tasks=min_tasks).lift,
         )
-        for r in reflections
+        for pk in ids
     }
 
 

@@ -285,6 +285,7 @@ class TestWhatTheQueueShows:
             reflection=reflections[0], neighbour=reflections[1], similarity=0.8, rank=7,
             computed_at=now,
         )  # fmt: skip
+        queries()  # the cluster's window facts are computed once and cached (EVENTS)
         few = queries()
         for n in range(6):
             other = ReflectionFactory(agent=agent, created_at=now + timedelta(days=n))
