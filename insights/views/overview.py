@@ -21,6 +21,7 @@ from insights.views.common import (
     table_download,
     wants_csv,
 )
+from reflections.caching import EVENTS, cached
 from reflections.selectors.dates import parse_as_of
 from reflexion_site.routers import reads_replica
 
@@ -45,7 +46,14 @@ def overview(request: HttpRequest) -> HttpResponse:
         {
             "overview": data,
             "as_of_param": request.GET.get("as_of", ""),
-            "chart": _overview_chart(data),
+            # The chart is keyed by the very series it draws: building it costs more than the
+            # figures; the figures themselves stay live (open reviews move with each verdict).
+            "chart": cached(
+                "overview-chart",
+                (data.as_of, [(r.label, r.success.series) for r in data.rows if r.slug]),
+                lambda: _overview_chart(data),
+                name=EVENTS,
+            ),
         },
     )
 

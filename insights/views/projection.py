@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,6 +13,7 @@ from django.views.decorators.http import require_GET
 from insights.projection import MIN_WEEKS, Projection, fit_projection
 from insights.projection_chart import projection_chart
 from insights.selectors.projection import WeekRow, weekly_success
+from insights.views.common import cached_page_figures
 from reflections.access import ADMIN, MANAGER, require_any_role
 from reflections.models import Department
 from reflexion_site.downloads import csv_attachment
@@ -48,12 +51,25 @@ def projection_page(request: HttpRequest) -> HttpResponse:
         return render(request, "insights/projection.html", {"form": form}, status=400)
     department = form.cleaned_data.get("department") if request.GET else None
 
-    weeks = weekly_success(department=department)
-    first = weeks[0].week if weeks else None
-    fit = fit_projection(
-        [(w.week - first).days / 7 for w in weeks],
-        [w.success_rate for w in weeks],
-        [w.finished for w in weeks],
+    def figures():
+        weeks = weekly_success(department=department)
+        first = weeks[0].week if weeks else None
+        fit = fit_projection(
+            [(w.week - first).days / 7 for w in weeks],
+            [w.success_rate for w in weeks],
+            [w.finished for w in weeks],
+        )
+        chart = projection_chart(
+            [w.week for w in weeks],
+            [w.success_rate for w in weeks],
+            fit,
+            title=f"Weekly task success, {_scope(department)}",
+        )
+        return weeks, fit, chart
+
+    # The weeks' tasks (EVENTS), the fit and its chart: computed once per import.
+    weeks, fit, chart = cached_page_figures(
+        "projection", (department and department.pk, date.today()), figures
     )
     fitted = _fitted_by_week(weeks, fit)
     if request.GET.get("format") == "csv":
@@ -68,12 +84,7 @@ def projection_page(request: HttpRequest) -> HttpResponse:
             "fit": fit if isinstance(fit, Projection) else None,
             "refusal": None if isinstance(fit, Projection) else fit,
             "min_weeks": MIN_WEEKS,
-            "chart": projection_chart(
-                [w.week for w in weeks],
-                [w.success_rate for w in weeks],
-                fit,
-                title=f"Weekly task success, {_scope(department)}",
-            ),
+            "chart": chart,
             "csv_query": _csv_query(request),
         },
     )
