@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from reflections.access import ADMIN, MANAGER, require_any_role
+from reflections.caching import cached
 from reflexion_site.downloads import csv_attachment
 from rubric.agreement import REFERENCE_KAPPA, AgreementResult
 from rubric.forms.dates import RatedBetweenForm
-from rubric.models import RatingRound
+from rubric.models import Rating, RatingAssignment, RatingRound
 from rubric.selectors.agreement import AgreementReport, agreement_report
 
 # Agreement compares named raters with each other: for the people who run the rounds.
@@ -51,11 +53,14 @@ def agreement_page(request: HttpRequest) -> HttpResponse:
         return render(request, "rubric/agreement.html", {"form": form}, status=400)
     data = form.cleaned_data if request.GET else {}
     rating_round = data.get("round")
-    report = agreement_report(
+    filters = dict(
         round_id=rating_round.pk if rating_round else None,
         since=data.get("since"),
         until=data.get("until"),
     )
+    # Kappa, alpha and the matrices over every rating: computed once per state of the ratings (a new
+    # rating, an import, an edit of a submitted scoring all move the stamp).
+    report = cached("agreement", (filters, ratings_stamp()), lambda: agreement_report(**filters))
     if request.GET.get("format") == "csv":
         return _pairs_csv(report.result, _filename(data))
     return render(
@@ -72,6 +77,20 @@ def agreement_page(request: HttpRequest) -> HttpResponse:
             "reference": REFERENCE_KAPPA,
         },
     )
+
+
+def ratings_stamp() -> dict:
+    """What the ratings are now, in one small query each: how many, the newest, the sum of
+    their levels and the last rated (an import that changes a level in place), the last change
+    to a submitted scoring."""
+    return {
+        **Rating.objects.aggregate(
+            n=Count("id"), last=Max("id"), levels=Sum("level"), rated=Max("rated_at")
+        ),
+        **RatingAssignment.objects.aggregate(
+            changed=Max("changed_at"), submitted=Max("submitted_at")
+        ),
+    }
 
 
 def _bias_rows(report: AgreementReport) -> list[tuple[str, list]]:

@@ -302,3 +302,23 @@ def test_the_command_refuses_an_unknown_round(db):
 
     with pytest.raises(CommandError, match="no rating round 999"):
         call_command("agreement", "--round", "999")
+
+
+def test_the_cached_figures_follow_a_new_rating_and_an_edited_one(
+    manager, rubric, rated, reflections
+):
+    client = client_for(manager)
+    count = lambda: soup_of(client.get(URL)).select_one("[data-count=ratings]").get_text()  # noqa: E731
+    assert count() == "23"
+    rate(rubric, UserFactory(username="dee", roles=["rater"]), reflections[:1], "accuracy", [1])
+    assert count() == "24"
+    before = agreement_report().result
+    Rating.objects.filter(rater__username="ben", criterion="accuracy").update(level=0)
+    # A re-import changing levels in place (no assignment, no new row)
+    shown = soup_of(client.get(URL)).select_one(
+        "table.agreement-criteria tr[data-criterion=accuracy]"
+    )
+    assert agreement_report().result.all != before.all
+    assert number(shown.select_one("[data-stat=kappa]")) == pytest.approx(
+        next(a.kappa for a in agreement_report().result.all if a.criterion == "accuracy"), abs=0.01
+    )
