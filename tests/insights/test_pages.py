@@ -202,9 +202,10 @@ def test_query_count_does_not_grow_with_the_data(manager, name):
     assert len(large) == len(small)
     # A cached page pays a few more on a miss: what its key reads (the learning curves' review
     # markers, the usefulness page's quarantined ids), the data version, the cache read and
-    # the database cache's write.
-    cached_pages = {"insights:learning": 21, "insights:usefulness": 22, "insights:overview": 22}
-    assert len(small) <= cached_pages.get(name, 16)
+    # the database cache's write (its count, key and insert). Savepoints and SET LOCAL are not
+    # statements of the page (PostgreSQL wraps more of them).
+    work = [q for q in small if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "SET "))]
+    assert len(work) <= 16, [q["sql"][:60] for q in work]
 
 
 def test_learning_curves_are_cached_until_the_data_or_the_reviews_move(manager):
