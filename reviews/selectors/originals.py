@@ -7,27 +7,23 @@ injected tasks per reflection and ISO week, and the department's tasks per week 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from django.db.models import Count, Q, Sum
-from django.db.models.functions import TruncWeek
+from django.db.models import Q, Sum
 
 from reflections.access import visible_reflections
 from reflections.caching import EVENTS, cached
-from reflections.lift import DEFAULT_MIN_TASKS, week_weighted_lift
+from reflections.lift import DEFAULT_MIN_TASKS
 from reflections.models import (
     Neighbour,
-    Outcome,
     Reflection,
     RetrievalDay,
     State,
-    TaskInjection,
 )
-from reflections.selectors.tasks import department_weeks
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.policies import DuplicateSide, duplicate_warnings, preferred_original
+from reviews.selectors.evidence import lifts_by_reflection
 
 # Neighbours at least this similar to an item form its cluster ("these N duplicate X"): above
 # the 0.35 that makes a duplicate candidate and the 0.55 of an echo's restatement, so a
@@ -104,31 +100,11 @@ def _window_figures(
         .values_list("reflection_id", "n")
         .order_by()
     )
-    injected: dict[int, dict[date, tuple[int, int]]] = defaultdict(dict)
-    rows = (
-        TaskInjection.objects.filter(
-            reflection_id__in=ids,
-            task_run__finished_at__gte=cycle.window_start,
-            task_run__finished_at__lt=cycle.window_end,
-        )
-        .annotate(week=TruncWeek("task_run__finished_at", tzinfo=UTC))
-        .values("reflection_id", "week")
-        .annotate(
-            tasks=Count("id"), successes=Count("id", filter=Q(task_run__outcome=Outcome.SUCCESS))
-        )
-        .order_by()
-    )
-    for row in rows:
-        injected[row["reflection_id"]][_as_date(row["week"])] = (row["tasks"], row["successes"])
-    department = (
-        department_weeks(cycle.department_id, cycle.window_start, cycle.window_end)
-        if injected
-        else {}
-    )
+    lifts = lifts_by_reflection(cycle, ids, min_tasks=min_tasks)
     return {
         pk: (
             retrievals.get(pk) or 0,
-            week_weighted_lift(injected.get(pk, {}), department, min_tasks=min_tasks).lift,
+            lifts[pk].lift,
         )
         for pk in ids
     }
