@@ -17,12 +17,10 @@ from insights.selectors.common import as_date, scoped, start_of
 from reflections.models import (
     Department,
     Kind,
-    Outcome,
     Reflection,
     TaskOutcomeDay,
-    TaskRun,
 )
-from reflections.services.task_rollup import FIRST_OCCURRENCES_SQL
+from reflections.services.task_rollup import outcome_counts_sql
 from reviews.models import ReviewCycle, ReviewItem, Verdict
 
 DEFAULT_RANGE_WEEKS = 52
@@ -30,32 +28,6 @@ DEFAULT_RANGE_WEEKS = 52
 
 # --------------------------------------------------------------------------- learning curves
 
-
-LEARNING_SQL = (
-    FIRST_OCCURRENCES_SQL
-    + """
-marked AS (
-    SELECT t.department_id, {week} AS week, t.outcome,
-           CASE WHEN l.at < t.finished_at THEN 1 ELSE 0 END AS eligible,
-           CASE WHEN f.at < t.finished_at THEN 1 ELSE 0 END AS seen_before
-    FROM {tasks} t
-    LEFT JOIN first_lesson l
-           ON l.department_id = t.department_id AND l.task_type = t.task_type
-    LEFT JOIN first_failure f
-           ON f.department_id = t.department_id AND f.task_type = t.task_type
-          AND f.failure_mode = t.failure_mode AND t.outcome = %(failure)s
-    WHERE t.finished_at >= %(since)s AND t.finished_at < %(until)s {scope}
-)
-SELECT department_id, week, COUNT(*),
-       SUM(CASE WHEN outcome = %(success)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN outcome = %(partial)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN outcome = %(failure)s THEN 1 ELSE 0 END),
-       SUM(eligible),
-       SUM(eligible * seen_before)
-FROM marked
-GROUP BY department_id, week
-"""
-)
 
 # Monday (UTC) of a timestamp's ISO week. SQLite stores UTC text; "weekday 0" moves to the
 # coming Sunday (or stays on one), six days back is that week's Monday.
@@ -109,28 +81,23 @@ def learning_rows_recount(
     count from the start of history, not from ``since``. metrics.learning_weeks is the same
     definition in Python, and the tests hold the two equal.
     """
-    q = connection.ops.quote_name
     ops = connection.ops
-    params = {
-        "since": ops.adapt_datetimefield_value(since),
-        "until": ops.adapt_datetimefield_value(until),
-        "success": Outcome.SUCCESS.value,
-        "partial": Outcome.PARTIAL.value,
-        "failure": Outcome.FAILURE.value,
-    }
     # The kinds of reflection that make a task eligible are the failure and partial ones.
     assert tuple(metrics.LESSON_KINDS) == (Kind.FAILURE.value, Kind.PARTIAL.value)
-    scope = ""
+    scope, ids = "", {}
     if department_ids is not None:
         names = [f"d{i}" for i in range(len(department_ids))] or ["d_none"]
-        params |= dict(zip(names, department_ids or [-1], strict=True))
+        ids = dict(zip(names, department_ids or [-1], strict=True))
         scope = "AND t.department_id IN (" + ", ".join(f"%({n})s" for n in names) + ")"
-    sql = LEARNING_SQL.format(
-        reflections=q(Reflection._meta.db_table),
-        tasks=q(TaskRun._meta.db_table),
-        week=WEEK_SQL[connection.vendor],
-        scope=scope,
+    sql, params = outcome_counts_sql(
+        buckets=f"{WEEK_SQL[connection.vendor]} AS week",
+        groups="week",
+        where=f"t.finished_at >= %(since)s AND t.finished_at < %(until)s {scope}",
     )
+    params |= ids | {
+        "since": ops.adapt_datetimefield_value(since),
+        "until": ops.adapt_datetimefield_value(until),
+    }
     result: dict[int, dict[date, WeekStats]] = defaultdict(dict)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -36,11 +36,13 @@ first_failure AS (
     GROUP BY department_id, task_type, failure_mode
 ),
 """
-RECOUNT_SQL = (
+# Each task marked eligible / seen before, counted by outcome per department and `buckets`
+# (the rollup: task type and UTC day; the learning curves' recount: the ISO week).
+OUTCOME_COUNTS_SQL = (
     FIRST_OCCURRENCES_SQL
     + """
 marked AS (
-    SELECT t.department_id, t.task_type, {day} AS day, t.outcome,
+    SELECT t.department_id, {buckets}, t.outcome,
            CASE WHEN l.at < t.finished_at THEN 1 ELSE 0 END AS eligible,
            CASE WHEN f.at < t.finished_at THEN 1 ELSE 0 END AS seen_before
     FROM {tasks} t
@@ -51,16 +53,37 @@ marked AS (
           AND f.failure_mode = t.failure_mode AND t.outcome = %(failure)s
     WHERE {where}
 )
-SELECT department_id, task_type, day, COUNT(*),
+SELECT department_id, {groups}, COUNT(*),
        SUM(CASE WHEN outcome = %(success)s THEN 1 ELSE 0 END),
        SUM(CASE WHEN outcome = %(partial)s THEN 1 ELSE 0 END),
        SUM(CASE WHEN outcome = %(failure)s THEN 1 ELSE 0 END),
        SUM(eligible),
        SUM(eligible * seen_before)
 FROM marked
-GROUP BY department_id, task_type, day
+GROUP BY department_id, {groups}
 """
 )
+
+
+def outcome_counts_sql(*, buckets: str, groups: str, where: str) -> tuple[str, dict]:
+    """OUTCOME_COUNTS_SQL for these buckets (`t.<column> AS name, …`) and their names, over
+    the tasks `t` that `where` selects, with the outcome parameters it needs."""
+    q = connection.ops.quote_name
+    sql = OUTCOME_COUNTS_SQL.format(
+        reflections=q(Reflection._meta.db_table),
+        tasks=q(TaskRun._meta.db_table),
+        buckets=buckets,
+        groups=groups,
+        where=where,
+    )
+    params = {
+        "success": Outcome.SUCCESS.value,
+        "partial": Outcome.PARTIAL.value,
+        "failure": Outcome.FAILURE.value,
+    }
+    assert (Kind.FAILURE.value, Kind.PARTIAL.value) == ("failure", "partial")
+    return sql, params
+
 
 IN_PAIRS = (
     "EXISTS (SELECT 1 FROM {staging} p WHERE p.department_id = {alias}department_id "
@@ -77,20 +100,11 @@ def _utc_day(column: str) -> str:
 def recount_sql(where: str = "1 = 1") -> tuple[str, dict]:
     """The SELECT that recounts TaskOutcomeDay rows from TaskRun for the tasks ``t`` that
     ``where`` selects (the earlier tasks and lessons always count from the start)."""
-    q = connection.ops.quote_name
-    sql = RECOUNT_SQL.format(
-        reflections=q(Reflection._meta.db_table),
-        tasks=q(TaskRun._meta.db_table),
-        day=_utc_day("t.finished_at"),
+    return outcome_counts_sql(
+        buckets=f"t.task_type, {_utc_day('t.finished_at')} AS day",
+        groups="task_type, day",
         where=where,
     )
-    params = {
-        "success": Outcome.SUCCESS.value,
-        "partial": Outcome.PARTIAL.value,
-        "failure": Outcome.FAILURE.value,
-    }
-    assert (Kind.FAILURE.value, Kind.PARTIAL.value) == ("failure", "partial")
-    return sql, params
 
 
 def refresh_task_outcome_days(
