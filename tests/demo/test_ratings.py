@@ -3,16 +3,11 @@ rated by three raters an item, imported history, idempotence, and the planted sh
 
 from __future__ import annotations
 
-import io
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from demo.rating_model import RATERS, Features, latent_quality, rater_level
 from demo.ratings import HISTORY_FILE, ROUND_SIZE
-from demo.workspace import write_workspace
 from reflections.models import Department
 from rubric.eligibility import is_calibrated
 from rubric.models import (
@@ -26,19 +21,7 @@ from rubric.models import (
 from rubric.selectors.agreement import agreement_report
 from rubric.selectors.gate import GATED, UNGATED
 from rubric.selectors.quality import quality_breakdowns
-
-
-@pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("small-ratings")
-    write_workspace(root, scale="small")
-    return root
-
-
-def run(*args) -> str:
-    out = io.StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
+from tests.demo.commands import run
 
 
 def features(**changes) -> Features:

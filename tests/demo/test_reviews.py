@@ -3,36 +3,20 @@ review markers spread over the year), this quarter's left open for the demo revi
 
 from __future__ import annotations
 
-import io
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from demo.reviews import PAST_REVIEWER, quarter_moment
-from demo.workspace import write_workspace
 from insights.selectors.learning import review_markers
 from reflections.models import ReflectionHistory
 from reflections.selectors.dates import week_start
 from reviews.models import Decision, ReviewCycle
 from reviews.policies import quarter_start
+from tests.demo.commands import run
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("small-reviews")
-    write_workspace(root, scale="small")
-    return root
-
-
-def run(*args) -> str:
-    out = io.StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
 
 
 def quarter_of(moment: datetime) -> str:
