@@ -51,6 +51,9 @@ class Scale:
     echoes: int
     unsafe: int
     fail_share: float  # at most this share of a day's reflections comes from failing tasks
+    # Writes taper as the agents learn (write_factor). The small scale is too short to show it
+    # and the large one keeps a flat rate, so that it holds its 100,000 reflections.
+    taper: bool
 
 
 ALL_DEPARTMENTS = tuple(DEPARTMENTS)
@@ -58,15 +61,15 @@ SCALES = {
     "small": Scale(
         "small", ("finance", "delivery"),
         {"finance": ("finance-agent",), "delivery": ("delivery-agent", "ralph-coder")},
-        1, 8, 4.0, 1.0, (0.1, 0.15, 0.25, 0.25, 0.15, 0.1), 5, 4, 2, 2, 0.8,
+        1, 8, 4.0, 1.0, (0.1, 0.15, 0.25, 0.25, 0.15, 0.1), 5, 4, 2, 2, 0.8, False,
     ),
     "default": Scale(
         "default", ALL_DEPARTMENTS, {}, 1, 52, 6.5, 3.0,
-        (0.05, 0.07, 0.13, 0.2, 0.25, 0.3), 48, 27, 11, 6, 0.8,
+        (0.05, 0.07, 0.13, 0.2, 0.25, 0.3), 48, 27, 11, 6, 0.8, True,
     ),
     "large": Scale(
         "large", ALL_DEPARTMENTS, {}, 3, 52, 801.0, 34.34,
-        (0.0, 0.0, 0.02, 0.05, 0.13, 0.8), 400, 200, 36, 6, 0.6,
+        (0.0, 0.0, 0.02, 0.05, 0.13, 0.8), 400, 200, 36, 6, 0.6, False,
     ),
 }  # fmt: skip
 
@@ -76,8 +79,8 @@ SUCCESS_START = 0.70
 SUCCESS_GAIN_24 = 0.13
 SUCCESS_HALF_LIFE_WEEKS = 8.74  # puts the asymptote at ≈ 0.855
 ROUTINE_SUCCESS = (0.945, 0.955)
-PARTIAL_SHARE = (0.095, 0.08)
-ROUTINE_PARTIAL = 0.03
+PARTIAL_SHARE = (0.105, 0.092)  # helped tasks give some of theirs up (simulation step 2)
+ROUTINE_PARTIAL = 0.045
 REPEAT_START, REPEAT_FLOOR, REPEAT_PLATEAU_WEEKS, REPEAT_HALF_LIFE = 0.34, 0.068, 3, 5.51
 # Routine task types carry more volume than their library weight says: with fewer, harder
 # learning tasks, enough eligible tasks fail for a 0.34 repeat-failure rate in the first weeks.
@@ -88,12 +91,40 @@ ECHO_PENALTY = 0.2  # success lost by a task that was fed a flawed lesson
 # other agents only meet it through the ordinary cross-agent draws, at an ordinary weight.
 ECHO_RETRIEVAL = 0.7
 CROSS_AGENT = 0.14
+# Why post-failure lessons are the useful ones (DOMAIN §7: useful retrievals per stored
+# reflection ≈ 3.4 times post-success): a routine task seldom matches any lesson (each of its k
+# draws happens with this chance); the retriever ranks a lesson learnt from a failure this many
+# times above a success story; and a task fed one about its own task type succeeds more often
+# (by LESSON_HELP against the department's other tasks that day).
+ROUTINE_RETRIEVAL = 0.15
+LESSON_WEIGHT = 20.0
+LESSON_HELP = 0.2
+# The runtime's retriever weighs a lesson down as it ages (halving every RECENCY_HALF_LIFE
+# days) and by its decay state (DOMAIN §4: an archived one, older than 90 days and not
+# retrieved in the last 30, at 0.3): old lessons fall out of use unless they keep earning it.
+RECENCY_HALF_LIFE_DAYS = 60.0
+ARCHIVED_MULTIPLIER = 0.3
+# The runtime's retriever weighs a lesson down as it ages (halving every RECENCY_HALF_LIFE
+# days) and by its decay state (DOMAIN §4: an archived one, older than 90 days and not
+# retrieved in the last 30, at 0.3): old lessons fall out of use unless they keep earning it.
+RECENCY_HALF_LIFE_DAYS = 60.0
+ARCHIVED_MULTIPLIER = 0.3
+# Writes taper as the agents learn (fewer failures to reflect on): a department writes
+# WRITE_START * its daily rate in week 0, falling to WRITE_FLOOR * with this half-life, so that
+# the active set after decay settles at ~150-200 per department (DOMAIN §7) while a year
+# still writes about 900-1,100.
+WRITE_START, WRITE_FLOOR, WRITE_HALF_LIFE_WEEKS = 1.93, 0.38, 12.0
 DAY = 86_400
 
 
 def saturation(week: int) -> float:
     """0 at week 0, 1 at week 23 (the 24th week), ≈ 1.19 at the asymptote."""
     return (1 - 2 ** (-week / SUCCESS_HALF_LIFE_WEEKS)) / (1 - 2 ** (-23 / SUCCESS_HALF_LIFE_WEEKS))
+
+
+def write_factor(week: int) -> float:
+    """The day's reflection quota as a multiple of the scale's daily rate."""
+    return WRITE_FLOOR + (WRITE_START - WRITE_FLOOR) * 2 ** (-week / WRITE_HALF_LIFE_WEEKS)
 
 
 def repeat_failure_target(week: int) -> float:

@@ -184,11 +184,14 @@ def slug(title: str) -> list[str]:
     return [w for w in words if w not in _SLUG_STOP][:4] or ["reflection"]
 
 
-def reword_text(text: str, rng: random.Random) -> str:
-    """Swap some words for synonyms; the first two that apply always do: it never reads the same."""
+def reword_text(text: str, rng: random.Random, light: bool = False) -> str:
+    """Swap some words for synonyms; the first two that apply always do: it never reads the same.
+    A light rewording (the lesson comes back in another format) swaps only the first."""
     applied = 0
     for pattern, replacement in _SYNONYM_PATTERNS:
-        if pattern.search(text) and (applied < 2 or rng.random() < 0.6):
+        if pattern.search(text) and (
+            applied < (1 if light else 2) or (not light and rng.random() < 0.6)
+        ):
             text = pattern.sub(replacement, text)
             applied += 1
     return text

@@ -39,7 +39,7 @@ class FormatsMixin:
         ctx: dict,
         r: random.Random,
         day: date,
-        reword: bool,
+        reword: str,
         unsafe_text: str,
         unsafe_kind: str | None,
     ) -> tuple[str, str]:
@@ -103,7 +103,7 @@ class FormatsMixin:
         ctx: dict,
         r: random.Random,
         day: date,
-        reword: bool,
+        reword: str,
         unsafe_text: str,
         unsafe_kind: str | None,
         weight_u: float,
@@ -150,7 +150,7 @@ class FormatsMixin:
         return rel, text
 
     def _episodic(
-        self, stub: Stub, ctx: dict, r: random.Random, day: date, reword: bool
+        self, stub: Stub, ctx: dict, r: random.Random, day: date, reword: str
     ) -> tuple[str, str]:
         task, tt, kind = stub.task, stub.task.tt, stub.kind
         sec = stub.created - (stub.created // DAY) * DAY
@@ -215,8 +215,9 @@ class FormatsMixin:
             }
         if reword:
             rr = random.Random(len(self.refls) * 7919 + self.seed)
-            text_of, causal = reword_text(text_of, rr), reword_text(causal, rr)
-            insights = [reword_text(i, rr) for i in insights]
+            light = reword == "cross"
+            text_of, causal = reword_text(text_of, rr, light), reword_text(causal, rr, light)
+            insights = [reword_text(i, rr, light) for i in insights]
         related = [f"{rel_dir}/{stub.iteration:03d}.json"] if stub.iteration else []
         data = {
             "iteration": stub.iteration,
@@ -242,7 +243,7 @@ class FormatsMixin:
         return rel, text
 
     def _heuristic(
-        self, stub: Stub, ctx: dict, r: random.Random, day: date, reword: bool
+        self, stub: Stub, ctx: dict, r: random.Random, day: date, reword: str
     ) -> tuple[str, str]:
         task, tt = stub.task, stub.task.tt
         details = self._details(ctx, r)
@@ -253,7 +254,8 @@ class FormatsMixin:
         trigger, action = f"When {ctx['trigger']}.", f"{cap(ctx['action'])}."
         if reword:
             rr = random.Random(len(self.refls) * 7919 + self.seed)
-            analysis, action = reword_text(analysis, rr), reword_text(action, rr)
+            light = reword == "cross"
+            analysis, action = reword_text(analysis, rr, light), reword_text(action, rr, light)
         while True:
             suffix = "".join(r.choices("abcdefghijklmnopqrstuvwxyz0123456789", k=6))
             sid = f"scenario_{task.dept.abbr}_{day.strftime('%Y%m%d')}_{suffix}"

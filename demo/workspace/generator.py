@@ -88,6 +88,7 @@ class Generator(SimulationMixin, ModesMixin, PlantingMixin, RenderingMixin, Form
                     self.pools_type[(agent, tt.name)] = Pool()
         self.refls: list[Refl] = []
         self.retrieved: list[int] = []
+        self.last_retrieved: list[int | None] = []  # the day each was last retrieved
         self.pending: list[Refl] = []
         self._pending_weight: dict[int, float] = {}
         self.originals: dict[tuple[str, str, str], list[Refl]] = {}

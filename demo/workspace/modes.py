@@ -77,7 +77,7 @@ class ModesMixin:
         if task.eligible and mode in state.seen:
             w["repeat"][week] += 1
             self.deficit -= 1
-        self.deficit = min(2.5, max(-1.5, self.deficit))
+        self.deficit = min(5.0, max(-1.5, self.deficit))
         state.seen.add(mode)
         state.history.append(mode)
         task.mode = mode

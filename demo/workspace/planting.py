@@ -155,6 +155,7 @@ class PlantingMixin:
         task.refs.append(refl.ref)
         task.echo = True
         self.retrieved[refl.idx] += 1
+        self.last_retrieved[refl.idx] = di
         self.n_retrievals += 1
         self.weekly["retrievals"][di // 7] += 1
         if di < self.csv_days:

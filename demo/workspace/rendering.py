@@ -85,10 +85,13 @@ class RenderingMixin:
         kind = stub.kind
         entry, qual = self._entry_for(stub)
         plant = stub.plant
-        slot_day, reword = day, False
+        # A rewording ("same" format, or "cross": another format already frames it anew, so it
+        # swaps fewer words); "" for everything else.
+        slot_day, reword = day, ""
         if plant and plant[0] == "dup":
             original: Refl = plant[1]
-            entry, qual, rseed, reword = original.entry, original.qual, original.rseed, True
+            entry, qual, rseed = original.entry, original.qual, original.rseed
+            reword = "same" if original.fmt == stub.fmt else "cross"
             slot_day = self.start + timedelta(days=original.day)
         elif plant and plant[0] == "outdated":
             entry, qual = plant[1]["entry"], ""
@@ -121,6 +124,7 @@ class RenderingMixin:
             refl.ref, refl.alt = f"{rel}#{sid}", sid
         self.refls.append(refl)
         self.retrieved.append(0)
+        self.last_retrieved.append(None)
         self.counts[stub.fmt] += 1
         self.kinds[kind] += 1
         self.pending.append(refl)
@@ -238,15 +242,16 @@ class RenderingMixin:
     def _finish_sections(
         self,
         sections: list[tuple[str, str]],
-        reword: bool,
+        reword: str,
         unsafe_text: str,
         unsafe_kind: str | None,
     ) -> list[tuple[str, str]]:
         if reword:
             r = random.Random(len(self.refls) * 7919 + self.seed)
             # MARS sections keep their fixed wording ("I should follow this rule: …").
+            light = reword == "cross"
             sections = [
-                (h, b if h in ("Principle", "Procedure") else reword_text(b, r))
+                (h, b if h in ("Principle", "Procedure") else reword_text(b, r, light))
                 for h, b in sections
             ]
         if unsafe_text:

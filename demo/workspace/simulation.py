@@ -8,13 +8,19 @@ from datetime import timedelta
 
 from demo.library import Department, TaskType
 from demo.scales import (
+    ARCHIVED_MULTIPLIER,
     CROSS_AGENT,
     DAY,
     ECHO_PENALTY,
     ECHO_RETRIEVAL,
+    LESSON_HELP,
+    LESSON_WEIGHT,
+    RECENCY_HALF_LIFE_DAYS,
     RELATED,
+    ROUTINE_RETRIEVAL,
     repeat_failure_target,
     saturation,
+    write_factor,
 )
 from demo.workspace.formats import (
     FORMAT_EPISODIC,
@@ -32,6 +38,9 @@ class SimulationMixin:
     """
 
     def _day(self, di: int) -> None:
+        self.today = di
+        if di % 7 == 0:
+            self._reweigh_pools(di)
         day = self.start + timedelta(days=di)
         week = di // 7
         rng = self.rng
@@ -67,6 +76,16 @@ class SimulationMixin:
         in_csv = di < self.csv_days
         for task in tasks:
             self._retrieve(task, day_iso, week, in_csv)
+        # A lesson learnt from a failure of the same kind of task helps: of the day's tasks of a
+        # department (learning or routine), the helped gain LESSON_HELP * (1 - their share) and
+        # the others lose LESSON_HELP * the share, so the two differ by LESSON_HELP and the
+        # department stays on its planted curve.
+        day_tasks: dict[tuple[str, bool], list[int]] = {}
+        for task in tasks:
+            counts = day_tasks.setdefault((task.dept.name, task.tt.learning), [0, 0])
+            counts[0] += 1
+            counts[1] += task.helped and not task.echo
+        for task in tasks:
             routine_s, routine_p, learning_s, learning_p = self.curve[(task.dept.name, week)]
             p_s, p_p = (learning_s, learning_p) if task.tt.learning else (routine_s, routine_p)
             share_key = (task.dept.name, task.tt.learning)
@@ -76,7 +95,15 @@ class SimulationMixin:
             else:  # keep the department on its curve despite the echo chambers' damage
                 p_s += ECHO_PENALTY * share / max(1e-6, 1 - share)
             self.echo_share[share_key] = share * 0.97 + 0.03 * task.echo
-            p_s = min(max(p_s, 0.03), 0.997 - p_p)
+            n, n_helped = day_tasks[share_key]
+            helped = n_helped / n
+            if task.helped and not task.echo:
+                p_s += LESSON_HELP * (1 - helped)
+            else:
+                p_s -= LESSON_HELP * helped
+            # A task helped above its curve takes its extra success out of the partial share.
+            p_s = min(max(p_s, 0.03), 0.997)
+            p_p = min(p_p, 0.997 - p_s)
             u = rng.random()
             task.outcome = "success" if u < p_s else "partial" if u < p_s + p_p else "failure"
             task.conf = self._confidence(task, level)
@@ -131,6 +158,8 @@ class SimulationMixin:
                 break
         else:
             k = len(self.cfg.k_weights) - 1
+        if not task.tt.learning:  # a routine task seldom matches a lesson
+            k = sum(rng.random() < ROUTINE_RETRIEVAL for _ in range(k))
         chosen: list[int] = []
         # The agent's own flawed lesson for this kind of task comes back first, most times.
         held = self.echo_held.get((task.agent, task.tt.name))
@@ -169,9 +198,12 @@ class SimulationMixin:
             task.refs.append(ref)
             if refl.flawed:
                 task.echo = True
+            elif refl.tt is task.tt and refl.kind in ("failure", "partial"):
+                task.helped = True
             if refl.agent != task.agent:
                 self.n_cross += 1
             self.retrieved[idx] += 1
+            self.last_retrieved[idx] = self.today
             if in_csv:
                 out.write(f"{ref},{ts},{task.id},{task.agent},{dept_name},{rank},{score:.2f}\n")
             else:
@@ -186,6 +218,17 @@ class SimulationMixin:
         self.weekly["retrievals"][week] += n
         if in_csv:
             self.n_csv += n
+
+    def _reweigh_pools(self, di: int) -> None:
+        """Once a week: every pool draws by weight * recency * the decay state's multiplier."""
+        factor = []
+        for refl, last in zip(self.refls, self.last_retrieved, strict=True):
+            age = di - refl.day
+            archived = age > 90 and (last is None or di - last > 30)
+            recency = 2 ** (-age / RECENCY_HALF_LIFE_DAYS)
+            factor.append(recency * (ARCHIVED_MULTIPLIER if archived else 1.0))
+        for pool in (*self.pools_type.values(), *self.pools_agent.values()):
+            pool.reweigh(factor)
 
     def _cross_pool(self, task: Task) -> Pool | None:
         rng = self.rng
@@ -232,7 +275,10 @@ class SimulationMixin:
     # -- step 3 --------------------------------------------------------------------------------
     def _select(self, dept: Department, tasks: list[Task], factor: float, di: int) -> list[Stub]:
         rng = self.rng
-        self.quota_target[dept.name] += self.cfg.reflections_per_dept_day * factor
+        rate = self.cfg.reflections_per_dept_day * factor
+        if self.cfg.taper:
+            rate *= write_factor(di // 7)
+        self.quota_target[dept.name] += rate
         quota = round(self.quota_target[dept.name]) - self.quota_done[dept.name]
         if quota <= 0:
             return []
@@ -309,6 +355,8 @@ class SimulationMixin:
     def _flush_pending(self) -> None:
         for refl in self.pending:
             weight = self._pending_weight.pop(refl.idx)
+            if not refl.flawed and refl.kind in ("failure", "partial"):
+                weight *= LESSON_WEIGHT  # the retriever ranks a lesson from a failure higher
             own = self.pools_type.get((refl.agent, refl.tt.name))
             if refl.idx in self.echo_by_idx:
                 # From tomorrow its author's retriever keeps handing it back (_retrieve); in

@@ -9,19 +9,32 @@ from demo.library import Department, Entry, TaskType
 
 
 class Pool:
-    """Reflections an agent can retrieve, with Zipf-like weights; cumulative for O(log n) draws."""
+    """Reflections an agent can retrieve, with Zipf-like weights; cumulative for O(log n) draws.
 
-    __slots__ = ("cum", "items", "total")
+    Each keeps its own weight (`base`); what the retriever draws by is that weight times a
+    factor of the reflection's age and state, recomputed once a week (`reweigh`)."""
+
+    __slots__ = ("base", "cum", "items", "total")
 
     def __init__(self) -> None:
         self.items: list[int] = []
+        self.base: list[float] = []
         self.cum: list[float] = []
         self.total = 0.0
 
     def add(self, idx: int, weight: float) -> None:
         self.total += weight
         self.items.append(idx)
+        self.base.append(weight)
         self.cum.append(self.total)
+
+    def reweigh(self, factor: list[float]) -> None:
+        """Draw by base weight * factor[idx] from now on."""
+        total, cum = 0.0, self.cum
+        for i, (idx, weight) in enumerate(zip(self.items, self.base, strict=True)):
+            total += weight * factor[idx]
+            cum[i] = total
+        self.total = total
 
     def draw(self, u: float) -> int:
         i = bisect.bisect_right(self.cum, u * self.total)
@@ -36,6 +49,7 @@ class Task:
         "echo",
         "eligible",
         "has_stub",
+        "helped",
         "id",
         "mode",
         "outcome",
@@ -55,6 +69,7 @@ class Task:
         self.refs: list[str] = []
         self.tools: list[str] = []
         self.echo = False
+        self.helped = False  # fed a lesson learnt from a failure of its own task type
         self.eligible = False
         self.has_stub = False
 

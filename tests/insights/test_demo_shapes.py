@@ -87,7 +87,24 @@ def test_the_demo_shows_its_planted_learning_shape(demo_workspace):
         departments=list(Department.objects.all()), department_ids=None
     )
     assert report.cross_agent_share == pytest.approx(0.14, abs=0.03)
+    # Post-failure lessons are ≈ 3.4 times as useful per stored reflection (DOMAIN §7).
+    assert report.usefulness.ratio == pytest.approx(3.4, abs=0.5)
     assert imported < 60
+    # After the decay the day after the demo ends, each department's active set is 150-200.
+    call_command(
+        "apply_policies",
+        "--as-of",
+        (end + timedelta(days=1)).isoformat(),
+        stdout=open("/dev/null", "w"),  # noqa: SIM115
+    )
+    active = dict(
+        Reflection.objects.filter(state__in=["active", "promoted"])
+        .values_list("department__slug")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    assert len(active) == 8
+    assert all(150 <= n <= 200 for n in active.values()), active
 
 
 def raw_usefulness(department_ids: list[int] | None) -> tuple[dict, list]:
