@@ -177,3 +177,15 @@ def diff_words(a: str, b: str) -> tuple[list[DiffSegment], list[DiffSegment]]:
         spans_a.append((a_lo, a_hi, changed))
         spans_b.append((b_lo, b_hi, changed))
     return _segments(tokens_a, spans_a), _segments(tokens_b, spans_b)
+
+
+_WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")
+
+
+def longest_shared_run(a: str, b: str) -> int:
+    """How many words in a row the two texts share, case and punctuation aside: a lesson
+    repeated in its own words ("reply to all by default so nobody is left out") shares a long
+    run even when the tasks around it differ and the texts' TF-IDF similarity is modest."""
+    words_a, words_b = _WORD.findall(a.lower()), _WORD.findall(b.lower())
+    matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
+    return matcher.find_longest_match(0, len(words_a), 0, len(words_b)).size

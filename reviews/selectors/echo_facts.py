@@ -24,6 +24,7 @@ from reflections.models import (
     TaskInjection,
     TaskRun,
 )
+from reflections.similarity import longest_shared_run
 from reviews.models import ReviewItem
 from reviews.selectors.evidence import injection_lift, pooled_lift
 
@@ -40,6 +41,7 @@ class Restatement:
     similarity: float
     created_at: datetime
     under_injection: bool  # its source task had the reviewed reflection injected
+    shared_words: int = 0  # the longest run of words it repeats from the other, verbatim
 
 
 # Fed and unfed tasks are compared within blocks of this many ISO weeks, counted from the
@@ -271,14 +273,28 @@ def _retrievals(ids: list[int], author, cycle) -> dict:
     )
 
 
-def echo_facts(item: ReviewItem, *, similarity: float, min_tasks: int = DEFAULT_MIN_TASKS):
-    """What the echo-chamber signal weighs for one item (seven to ten queries)."""
+def echo_facts(
+    item: ReviewItem,
+    *,
+    similarity: float,
+    restated: tuple[float, int] | None = None,
+    min_tasks: int = DEFAULT_MIN_TASKS,
+):
+    """What the echo-chamber signal weighs for one item (seven to ten queries).
+
+    The author's reflection restates this one when their texts are at least `similarity`
+    alike, or — `restated` = (floor, words) — at least `floor` alike and sharing a run of
+    `words` words verbatim (the lesson repeated word for word inside another task's story).
+    Another agent's reflection at least `similarity` alike is independent support."""
     reflection, cycle = item.reflection, item.cycle
     author = reflection.agent_id
     retrieved = _retrievals([reflection.pk], author, cycle)
     lift = injection_lift(item, min_tasks=min_tasks)
-    similar = list(
-        Neighbour.objects.filter(reflection_id=reflection.pk, similarity__gte=similarity)
+    floor, run = restated if restated is not None else (similarity, 0)
+    rows = list(
+        Neighbour.objects.filter(
+            reflection_id=reflection.pk, similarity__gte=min(floor, similarity)
+        )
         .exclude(neighbour__created_at__gte=cycle.window_end)
         .values_list(
             "neighbour_id",
@@ -287,9 +303,20 @@ def echo_facts(item: ReviewItem, *, similarity: float, min_tasks: int = DEFAULT_
             "neighbour__created_at",
             "neighbour__task_id",
             "similarity",
+            "neighbour__body",
         )
     )
-    own = [row for row in similar if row[2] == author]
+    similar = [row for row in rows if row[5] >= similarity]
+    shared = {
+        row[0]: longest_shared_run(reflection.body, row[6]) if run else 0
+        for row in rows
+        if row[2] == author
+    }
+    own = [
+        row
+        for row in rows
+        if row[2] == author and (row[5] >= similarity or (run and shared[row[0]] >= run))
+    ]
     later = [row for row in own if row[3] > reflection.created_at]
     earlier = [row for row in own if row[3] <= reflection.created_at]
     injected = _injections(
@@ -301,7 +328,7 @@ def echo_facts(item: ReviewItem, *, similarity: float, min_tasks: int = DEFAULT_
     mine_tasks, mine_days = injected[reflection.pk]
 
     def restatement(row, under: bool) -> Restatement:
-        return Restatement(row[0], row[1], row[5], row[3], under)
+        return Restatement(row[0], row[1], row[5], row[3], under, shared[row[0]])
 
     restatements = [
         restatement(row, _written_under(row[4], row[3], mine_tasks, mine_days))

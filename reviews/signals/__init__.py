@@ -14,7 +14,12 @@ from reviews.selectors.echo_facts import echo_facts
 from reviews.selectors.signal_facts import duplicate_cluster, outdated_facts, tool_history
 from reviews.signals.base import Signal
 from reviews.signals.duplicate import CANDIDATE_SIMILARITY, score_duplicate
-from reviews.signals.echo import ECHO_SIMILARITY, score_echo
+from reviews.signals.echo import (
+    ECHO_SIMILARITY,
+    RESTATED_WORDS,
+    RESTATEMENT_FLOOR,
+    score_echo,
+)
 from reviews.signals.outdated import score_outdated, successor_candidates
 
 NAMES = ("echo", "outdated", "duplicate")
@@ -76,7 +81,13 @@ def item_signals(item: ReviewItem, *, history=None) -> ItemSignals:
     )
     return ItemSignals(
         item=item,
-        echo=score_echo(echo_facts(item, similarity=ECHO_SIMILARITY)),
+        echo=score_echo(
+            echo_facts(
+                item,
+                similarity=ECHO_SIMILARITY,
+                restated=(RESTATEMENT_FLOOR, RESTATED_WORDS),
+            )
+        ),
         outdated=score_outdated(
             outdated_facts(item, history=history, successors=successor_candidates)
         ),

@@ -10,12 +10,17 @@ precision / recall: seed 7 (tuned on) 1.00 / 0.88, seed 11 0.96 / 0.79, seed 23 
 
 from __future__ import annotations
 
-from reviews.selectors.echo_facts import EchoFacts
+from reviews.selectors.echo_facts import EchoFacts, Restatement
 from reviews.signals.base import Signal, clamp, pct
 
-# A restatement repeats the lesson in other words: on the demo, echo followers score
-# 0.50-0.87 against their seed (TF-IDF cosine), so 0.5 is where "says the same thing" starts.
+# A restatement repeats the lesson: on the demo, echo followers score 0.44-0.87 against their
+# seed (TF-IDF cosine; the tasks told around the lesson differ), so a later reflection of its
+# author restates it at 0.5 or more, or from 0.4 when it repeats a run of RESTATED_WORDS words
+# of it verbatim (the rule itself: "when an email thread has more than five recipients, reply
+# to all by default"). Another agent's lesson at 0.5 or more is independent support.
 ECHO_SIMILARITY = 0.5
+RESTATEMENT_FLOOR = 0.4
+RESTATED_WORDS = 8
 # "Keeps retrieving": the lesson (or a restatement) was handed to its author for at least
 # this share of the author's tasks of its kind since it was written. On the demo the planted
 # echo chambers sit at 0.5-0.86; sound lessons injected beside them mostly below 0.2.
@@ -38,13 +43,19 @@ WEIGHTS = {
 }
 
 
+def restates_it(r: Restatement) -> bool:
+    return r.similarity >= ECHO_SIMILARITY or (
+        r.similarity >= RESTATEMENT_FLOOR and r.shared_words >= RESTATED_WORDS
+    )
+
+
 def score_echo(facts: EchoFacts) -> Signal:
     """Each part of the mechanism adds to the score; it is flagged only when all are there:
     restated under injection, kept retrieved by its author, harmful to the author's own
     tasks while making it surer (when confidence is logged), mostly self-retrieved, no
     independent support."""
-    under = [r for r in facts.restatements if r.under_injection and r.similarity >= ECHO_SIMILARITY]
-    echoes_of = [r for r in facts.restates if r.under_injection and r.similarity >= ECHO_SIMILARITY]
+    under = [r for r in facts.restatements if r.under_injection and restates_it(r)]
+    echoes_of = [r for r in facts.restates if r.under_injection and restates_it(r)]
     links = len(under) + len(echoes_of)
     own = facts.own_tasks
     contrast = own.contrast()
@@ -61,7 +72,7 @@ def score_echo(facts: EchoFacts) -> Signal:
         "alone": 1.0 if facts.independent_agents == 0 else 0.0,
     }
     score = sum(WEIGHTS[k] * v for k, v in parts.items())
-    restating = [r for r in facts.restatements if r.similarity >= ECHO_SIMILARITY]
+    restating = [r for r in facts.restatements if restates_it(r)]
     rate = len(restating) / facts.later_by_author if facts.later_by_author else 0.0
     kind = ", ".join(own.task_types) or "its task type"
     reasons = [

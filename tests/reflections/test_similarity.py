@@ -10,6 +10,7 @@ from reflections.similarity import (
     DiffSegment,
     diff_words,
     document_text,
+    longest_shared_run,
     nearest_neighbours,
 )
 
@@ -160,3 +161,11 @@ def test_diff_segments_join_back_into_each_text(left, right, sep):
     assert [w for s in segments_a if not s.changed for w in s.text.split()] == [
         w for s in segments_b if not s.changed for w in s.text.split()
     ]
+
+
+def test_the_longest_shared_run_counts_words_in_a_row_whatever_case_and_punctuation():
+    seed = "When an email thread has more than five recipients, reply to all by default."
+    follower = "I applied the rule I rely on: when an email thread has more than five recipients!"
+    assert longest_shared_run(seed, follower) == 9
+    assert longest_shared_run(seed, "Reply all, by default.") == 3  # "all by default"
+    assert longest_shared_run("", seed) == 0
