@@ -122,6 +122,8 @@ class Twin:
     similarity: float  # to the reviewed reflection (1.0 for itself)
     text: str = ""  # title and body: what the duplicate rule reads names and figures from
     lift: float | None = None
+    kind: str = ""  # failure, partial, success or decision ("" when not read)
+    task: str = ""  # the task it reflects on ("" when unknown)
 
 
 def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
@@ -141,6 +143,8 @@ def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
             "similarity",
             "neighbour__title",
             "neighbour__body",
+            "neighbour__kind",
+            "neighbour__task_id",
         )
     )
     own = Twin(
@@ -151,6 +155,8 @@ def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
         retrievals=reflection.retrieval_count,
         similarity=1.0,
         text=f"{reflection.title}\n{reflection.body}",
+        kind=reflection.kind,
+        task=reflection.task_id or "",
     )
     return [own] + [
         Twin(
@@ -161,6 +167,8 @@ def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
             retrievals=r[4],
             similarity=r[5],
             text=f"{r[6]}\n{r[7]}",
+            kind=r[8],
+            task=r[9] or "",
         )
         for r in rows
     ]

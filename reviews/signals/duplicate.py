@@ -19,7 +19,10 @@ from reviews.signals.base import Signal
 CANDIDATE_SIMILARITY = 0.4  # what the cluster is read from (shown on the page)
 VERBATIM = 0.9  # at or above this, wording alone makes a duplicate
 MIN_SHARED = 2  # specifics both name …
-MIN_OVERLAP = 0.6  # … and their share of all the specifics either names (Jaccard)
+# … and their share of the specifics of the text that names fewer: a lesson retold in another
+# format comes with that format's own story around it (who was waiting, how the work was split),
+# so the case's specifics sit inside the longer text rather than matching it one for one.
+MIN_OVERLAP = 0.7
 
 MONTHS = (
     "January", "February", "March", "April", "May", "June",
@@ -63,31 +66,52 @@ def is_strong(token: str) -> bool:
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> tuple[int, float, bool]:
+    """Shared specifics, their share of the smaller set, and whether one of them is strong."""
     both = a & b
-    return len(both), len(both) / len(a | b) if (a or b) else 0.0, any(map(is_strong, both))
+    contained = len(both) / min(len(a), len(b)) if (a and b) else 0.0
+    return len(both), contained, any(map(is_strong, both))
 
 
 def dates(found: frozenset[str]) -> frozenset[str]:
     return frozenset(t for t in found if _DATE.fullmatch(t))
 
 
+# What a lesson was learnt from: a failure (or partial) and a success teach different lessons,
+# even about one task (a loop's failed pass and the pass that worked name the same case).
+LESSON_SIDE = {"failure": "failure", "partial": "failure", "success": "success"}
+
+
+def other_side(own: Twin, other: Twin) -> bool:
+    mine, theirs = LESSON_SIDE.get(own.kind), LESSON_SIDE.get(other.kind)
+    return bool(mine and theirs and mine != theirs)
+
+
 def same_lesson(own: Twin, other: Twin) -> tuple[bool, int, float]:
     """Whether `other` teaches the lesson of `own` about the same case: near-verbatim or close
     and naming the same specifics, and never when both are dated and no date matches (two
-    tasks on different days are two cases, however alike the lesson)."""
+    tasks on different days are two cases, however alike the lesson), nor when one was learnt
+    from a failure and the other from a success."""
     mine, theirs = specifics(own.text), specifics(other.text)
-    shared, jaccard, strong = overlap(mine, theirs)
+    shared, contained, strong = overlap(mine, theirs)
     other_day = bool(dates(mine) and dates(theirs) and not dates(mine) & dates(theirs))
-    same = not other_day and (
-        other.similarity >= VERBATIM
-        or (
-            other.similarity >= CANDIDATE_SIMILARITY
-            and shared >= MIN_SHARED
-            and strong
-            and jaccard >= MIN_OVERLAP
+    # Two reflections on one task (a loop's passes) name the same case by construction: only
+    # the wording of the lesson itself can make them one.
+    one_task = bool(own.task) and own.task == other.task
+    same = (
+        not other_day
+        and not other_side(own, other)
+        and (
+            other.similarity >= VERBATIM
+            or (
+                not one_task
+                and other.similarity >= CANDIDATE_SIMILARITY
+                and shared >= MIN_SHARED
+                and strong
+                and contained >= MIN_OVERLAP
+            )
         )
     )
-    return same, shared, jaccard
+    return same, shared, contained
 
 
 def score_duplicate(cluster: list[Twin]) -> Signal:
@@ -98,7 +122,8 @@ def score_duplicate(cluster: list[Twin]) -> Signal:
     threshold = (
         f"similarity ≥ {CANDIDATE_SIMILARITY:.2f} sharing ≥ {MIN_SHARED} names/figures/dates, "
         "one of them a date, a full name or a figure of two digits or more "
-        f"(overlap ≥ {MIN_OVERLAP:.0%}), or ≥ {VERBATIM:.2f} alone; never two different days"
+        f"(≥ {MIN_OVERLAP:.0%} of the fewer), or ≥ {VERBATIM:.2f} alone; never two different "
+        "days, a failure's lesson and a success's, or two passes at one task short of verbatim"
     )
     if not same:
         near = max((o.similarity for o in others), default=0.0)

@@ -126,6 +126,16 @@ def test_restatements_written_without_the_lesson_injected_do_not_count():
     assert not score_echo(echo(restatements=later)).flagged
 
 
+def test_a_lesson_repeated_word_for_word_inside_another_tasks_story_is_a_restatement():
+    # TF-IDF puts the two at 0.44: the tasks told around the rule differ.
+    verbatim = [Restatement(2, "b.md", 0.44, day(30), True, shared_words=14)]
+    assert score_echo(echo(restatements=verbatim)).flagged
+    loosely = [Restatement(2, "b.md", 0.44, day(30), True, shared_words=5)]
+    assert not score_echo(echo(restatements=loosely)).flagged
+    unrelated = [Restatement(2, "b.md", 0.3, day(30), True, shared_words=14)]
+    assert not score_echo(echo(restatements=unrelated)).flagged
+
+
 def test_a_lesson_other_agents_reached_on_their_own_is_not_an_echo_chamber():
     assert not score_echo(echo(independent_agents=2)).flagged
 
@@ -205,8 +215,8 @@ def test_a_rarely_used_tool_is_not_silent_just_because_a_week_passed():
 # ------------------------------------------------------------------ duplicate
 
 
-def twin(key, similarity, created, text, state="active", retrievals=10) -> Twin:
-    return Twin(key, hash(key) % 1000, state, day(created), retrievals, similarity, text)
+def twin(key, similarity, created, text, state="active", retrievals=10, **more) -> Twin:
+    return Twin(key, hash(key) % 1000, state, day(created), retrievals, similarity, text, **more)
 
 
 CASE = "Atlas Office Supplies sent 19 invoices worth 4,200 EUR on Tuesday"
@@ -267,6 +277,40 @@ def test_a_rewording_that_keeps_the_day_is_a_duplicate():
         twin("old.md", 0.62, 100, f"Always check totals: {CASE} on 2 March."),
     ]
     assert score_duplicate(cluster).flagged
+
+
+def test_a_retelling_in_another_format_with_its_own_story_around_the_case_is_a_duplicate():
+    # The case's names and figures sit inside the longer text, which adds who was waiting.
+    cluster = [
+        twin("new.json", 1.0, 10, f"Totals: {CASE} on 2 March; Nordlicht Media also waited."),
+        twin("old.md", 0.55, 100, f"Always check totals: {CASE} on 2 March."),
+    ]
+    signal = score_duplicate(cluster)
+    assert signal.flagged
+    assert "names/figures shared (100%)" in signal.reasons[2]
+
+
+def test_a_failures_lesson_and_a_successs_lesson_about_one_case_are_not_duplicates():
+    cluster = [
+        twin("new.md", 1.0, 10, f"Check totals. {CASE}.", kind="success"),
+        twin("old.md", 0.7, 100, f"I forgot the totals. {CASE}.", kind="failure"),
+    ]
+    assert not score_duplicate(cluster).flagged
+    partial = [cluster[0], twin("old.md", 0.7, 100, f"Check totals. {CASE}.", kind="partial")]
+    assert not score_duplicate(partial).flagged
+    both_failed = [
+        twin("new.md", 1.0, 10, f"Check totals. {CASE}.", kind="partial"),
+        twin("old.md", 0.7, 100, f"I forgot the totals. {CASE}.", kind="failure"),
+    ]
+    assert score_duplicate(both_failed).flagged
+
+
+def test_two_passes_at_one_task_are_one_lesson_only_when_nearly_word_for_word():
+    first = twin("loop/001.json", 0.7, 100, f"Retry with totals. {CASE}.", task="T-1")
+    second = twin("loop/002.json", 1.0, 99, f"Check the sender. {CASE}.", task="T-1")
+    assert not score_duplicate([second, first]).flagged
+    again = twin("loop/001.json", 0.93, 100, f"Check the sender! {CASE}.", task="T-1")
+    assert score_duplicate([second, again]).flagged
 
 
 def test_a_date_is_one_specific_and_a_weekday_alone_is_none():
