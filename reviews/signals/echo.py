@@ -4,8 +4,7 @@ surer of itself, and it restates the lesson while it is injected, with no other 
 arriving at the same lesson on its own.
 
 Measured with bench/signals.py on the default demo (docs/architecture.md, Benchmarks),
-precision / recall: seed 7 (tuned on) 1.00 / 0.88, seed 11 0.96 / 0.79, seed 23 (held out)
-0.98 / 0.95.
+precision / recall: seed 7 1.00 / 0.89, seed 11 0.95 / 0.78, seed 23 0.91 / 0.89.
 """
 
 from __future__ import annotations
