@@ -15,6 +15,7 @@ from insights import metrics
 from insights.metrics import Change, WeekStats, week_start
 from insights.selectors.common import as_date, start_of
 from insights.selectors.learning import learning_rows
+from reflections.caching import MEMORY, cached
 from reflections.models import (
     Department,
     Reflection,
@@ -228,6 +229,23 @@ def _quality(cutoffs: list[datetime]) -> dict[int | None, list[float | None]]:
     return result
 
 
+def _active_sets(cutoffs: list[datetime]) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """Per department, the active set now and at each cutoff but the last. Both grow with the
+    reflections and their history (a count over every reflection, a sum over every change), so
+    they are cached under the memory's version, which every state change bumps."""
+
+    def compute() -> tuple[dict[int, int], dict[int, list[int]]]:
+        now = dict(
+            Reflection.objects.filter(state__in=ACTIVE_SET_STATES)
+            .values_list("department_id")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+        return now, dict(active_set_at(cutoffs[:-1]))
+
+    return cached("overview-active-set", tuple(cutoffs), compute, name=MEMORY)
+
+
 def overview(*, departments: list[Department], as_of: date) -> Overview:
     """One row per department and one overall: success and repeat-failure rates over the last
     4 weeks, active set, quality, open review and rating work; each against the value a
@@ -239,13 +257,7 @@ def overview(*, departments: list[Department], as_of: date) -> Overview:
     cutoffs = [end - timedelta(weeks=QUARTER_WEEKS - i) for i in range(QUARTER_WEEKS + 1)]
     first = cutoffs[0]
 
-    active_now = dict(
-        Reflection.objects.filter(state__in=ACTIVE_SET_STATES)
-        .values_list("department_id")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    active_series = active_set_at(cutoffs[:-1])
+    active_now, active_series = _active_sets(cutoffs)
     quality = _quality(cutoffs)
     review = _review_work(cutoffs, first)
     rating = _rating_work(cutoffs, first)

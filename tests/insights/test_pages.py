@@ -204,8 +204,9 @@ def test_query_count_does_not_grow_with_the_data(manager, name):
     # markers, the usefulness page's quarantined ids), the data version, the cache read and
     # the database cache's write (its count, key and insert). Savepoints and SET LOCAL are not
     # statements of the page (PostgreSQL wraps more of them).
+    # The overview caches two figures (its chart, its active sets): 21 on a miss.
     work = [q for q in small if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "SET "))]
-    assert len(work) <= 16, [q["sql"][:60] for q in work]
+    assert len(work) <= (21 if name == "insights:overview" else 16), [q["sql"][:60] for q in work]
 
 
 def test_learning_curves_are_cached_until_the_data_or_the_reviews_move(manager):

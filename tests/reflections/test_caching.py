@@ -65,6 +65,26 @@ def test_memory_health_shows_a_state_change_at_once_though_it_is_cached():
     assert active() == 0
 
 
+def test_the_overviews_active_set_follows_a_state_change_though_it_is_cached():
+    from insights.selectors.overview import overview
+
+    reflection = ReflectionFactory()
+    department = Department.objects.get(pk=reflection.department_id)
+
+    def active_now() -> int:
+        row = overview(departments=[department], as_of=date(2026, 11, 21)).rows[0]
+        return row.active_set.change.now
+
+    assert active_now() == 1
+    assert active_now() == 1  # served from the cache
+
+    reflection.change_state(
+        State.DEPRECATED, by=get_user_model().objects.create_user("r"), why="duplicate"
+    )
+
+    assert active_now() == 0
+
+
 def test_an_unreachable_cache_costs_the_computation_not_the_page(settings):
     settings.CACHES = {
         "default": {
