@@ -176,17 +176,19 @@ def import_task_lines(
         )
         # The file names each (task, reflection) pair once, so what is not stored yet is what
         # the INSERT below adds (ON CONFLICT skips exactly the rest).
-        new_injections = (
+        # Found once, probed on the (task_run, reflection) unique index, for both aggregates.
+        bulk.execute(
+            "CREATE TEMP TABLE staging_new_injection AS "
+            "SELECT i.reflection_id, t.finished_at, t.outcome "
             f"FROM staging_injection i JOIN {task_table} t ON t.task_id = i.task_id "
             f"WHERE NOT EXISTS (SELECT 1 FROM {inj_table} x "
             "WHERE x.task_run_id = t.id AND x.reflection_id = i.reflection_id)"
         )
         shift_injection_counts(
-            f"SELECT i.reflection_id, COUNT(*) AS n {new_injections} GROUP BY i.reflection_id"
+            "SELECT reflection_id, COUNT(*) AS n FROM staging_new_injection GROUP BY reflection_id"
         )
-        note_injection_deltas(
-            f"SELECT i.reflection_id, t.finished_at, t.outcome {new_injections}", sign=1
-        )
+        note_injection_deltas("SELECT * FROM staging_new_injection", sign=1)
+        bulk.execute("DROP TABLE staging_new_injection")
         bulk.execute(
             f"INSERT INTO {inj_table} (task_run_id, reflection_id, position) "
             f"SELECT t.id, i.reflection_id, i.position FROM staging_injection i "
