@@ -7,10 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reflections.models import TaskInjection, TaskRun
+from insights.selectors.usefulness import lift_table
+from reflections.models import Reflection, TaskInjection, TaskRun
 from reflections.selectors.injection_audit import weekly_injections, weekly_injections_from_runs
 from reflections.selectors.tasks import injected_weeks, injected_weeks_from_runs
 from reflections.services.injection_rollup import refresh_injection_outcome_days
@@ -126,3 +129,31 @@ def test_the_queue_lift_reads_the_same_counts_from_the_rollup_and_from_the_runs(
 
     assert from_rollup == from_runs  # every task finishes at 10:00, so the hour changes nothing
     assert from_rollup[ids[0]].injected_tasks == 20
+
+
+def test_the_readers_touch_no_injection_and_cost_the_same_queries_however_many(world):
+    agent, reflections = world
+    cycle = ReviewCycle.objects.create(
+        department=agent.department,
+        quarter="2026Q2",
+        window_start=START,
+        window_end=START + timedelta(days=35),
+        opened_at=START,
+    )
+    ids = [r.pk for r in reflections]
+
+    def statements() -> list[str]:
+        Reflection.objects.filter(pk__in=ids).update(injection_count=1)  # ranked by lift_table
+        with CaptureQueriesContext(connection) as captured:
+            weekly_injections(reflections[0])
+            lifts_by_reflection(cycle, ids)
+            lift_table(department_ids=None)
+        return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith("SET")]
+
+    _store(agent, reflections, [(60, "success", {0})])
+    few = statements()
+    _store(agent, reflections, [(d * 60, OUTCOMES[d % 3], {0, 1, 2}) for d in range(300)])
+    many = statements()
+
+    assert len(few) == len(many) <= 8
+    assert not any(TaskInjection._meta.db_table in sql for sql in many)
