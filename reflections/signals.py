@@ -27,6 +27,10 @@ from reflections.services.counters import (
     count_saved_retrieval,
     recount_useful_of_task,
 )
+from reflections.services.injection_rollup import (
+    recount_injection_days_of_task,
+    refresh_injection_outcome_days,
+)
 from reflections.services.task_rollup import refresh_task_outcome_days
 
 
@@ -40,6 +44,17 @@ def _count_saved_injection(sender, instance, created, raw, **kwargs):
     if created and not raw:
         count_saved_injection(injection=instance)
         bump_data_version(EVENTS)
+
+
+def _recount_injection_days_of_injection(sender, instance, raw, **kwargs):
+    if not raw:
+        refresh_injection_outcome_days(reflection_ids=[instance.reflection_id])
+
+
+def _recount_injection_days_of_task(sender, instance, raw, **kwargs):
+    # Its day or outcome may have changed: the days of the reflections injected into it.
+    if not raw:
+        recount_injection_days_of_task(task_run_id=instance.pk)
 
 
 def _recount_useful_of_task(sender, instance, raw, **kwargs):
@@ -87,7 +102,17 @@ def connect() -> None:
         _count_saved_injection, sender=TaskInjection, dispatch_uid="count_saved_injection"
     )
     post_save.connect(
+        _recount_injection_days_of_injection,
+        sender=TaskInjection,
+        dispatch_uid="recount_injection_days_of_injection",
+    )
+    post_save.connect(
         _recount_useful_of_task, sender=TaskRun, dispatch_uid="recount_useful_of_task"
+    )
+    post_save.connect(
+        _recount_injection_days_of_task,
+        sender=TaskRun,
+        dispatch_uid="recount_injection_days_of_task",
     )
     post_save.connect(
         _recount_task_days_of_task, sender=TaskRun, dispatch_uid="recount_task_days_of_task"

@@ -28,6 +28,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     from reflections.policies import DEFAULT_CONFIG as config
     from reflections.services.active_set import refresh_active_set
     from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
+    from reflections.services.injection_rollup import refresh_injection_outcome_days
     from reflections.services.maintenance import vacuum_rewritten
     from reflections.services.neighbours import refresh_neighbours, stale_departments
     from reflections.services.partitions import analyze_parent, ensure_partitions_ahead
@@ -56,6 +57,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
         refresh_retrieval_flows()
         refresh_useful_counters()
         refresh_injection_counters()
+        refresh_injection_outcome_days()
         # Task outcomes per day, recounted whole like the flows (a task changed or deleted
         # in the admin); a grouped scan of the task runs.
         refresh_task_outcome_days()

@@ -23,6 +23,7 @@ from reflections.models.memory import (
 from reflections.models.rollups import (
     ActiveSetChange,
     DataVersion,
+    InjectionOutcomeDay,
     Neighbour,
     RetrievalDay,
     RetrievalFlowDay,
@@ -42,6 +43,7 @@ __all__ = [
     "Format",
     "ImportJob",
     "ImportRun",
+    "InjectionOutcomeDay",
     "Kind",
     "Mention",
     "Neighbour",

@@ -134,6 +134,33 @@ class TaskOutcomeDay(models.Model):
         return f"{self.department_id} {self.task_type} {self.day}: {self.finished}"
 
 
+class InjectionOutcomeDay(models.Model):
+    """Tasks one reflection was injected into that finished on one UTC day, by outcome: what
+    the reflection page's injection audit, the queue's lift and the usefulness lift table read
+    instead of joining a reflection's injections (thousands for a busy one) to their task runs.
+
+    Days, not weeks, so a review window that starts mid-week is summed exactly. Kept equal to
+    a recount of TaskInjection ⨝ TaskRun by the event import (the injections it adds and
+    those of the tasks it changes, by difference), single saves (signals), the daily policy
+    job and ``refresh_rollup``."""
+
+    reflection = models.ForeignKey(Reflection, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()  # the UTC day the injected task finished
+    tasks = models.PositiveIntegerField()
+    successes = models.PositiveIntegerField()
+    partials = models.PositiveIntegerField()
+    failures = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            # Its index serves every read: one reflection's (or a few's) days in a window.
+            models.UniqueConstraint(fields=["reflection", "day"], name="injection_outcome_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id} {self.day}: {self.tasks}"
+
+
 class ActiveSetChange(models.Model):
     """How one reflection's membership of the active set (active or promoted) changed on one
     UTC day: +1 when it joined by the end of the day, -1 when it left. The active set at a

@@ -4,12 +4,12 @@ ended, beside the changes to its state that week — was the lesson used, and wh
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import Count, Q
 from django.db.models.functions import TruncWeek
 
-from reflections.models import Outcome, ReflectionHistory, TaskInjection
+from reflections.models import InjectionOutcomeDay, Outcome, ReflectionHistory, TaskInjection
 
 
 @dataclass
@@ -28,14 +28,34 @@ class AuditWeek:
 
 
 def weekly_injections(reflection) -> list[dict]:
-    """One row per week with runs: {"week", and a count per outcome}. One grouped query."""
-    return list(
-        TaskInjection.objects.filter(reflection=reflection)
-        .annotate(week=TruncWeek("task_run__finished_at"))
+    """One row per week with runs: {"week" (its Monday), and a count per outcome}, oldest
+    first. One query over the reflection's days in the daily rollup (InjectionOutcomeDay),
+    whatever the number of tasks it was injected into."""
+    weeks: dict[date, dict] = {}
+    for day, successes, partials, failures in (
+        InjectionOutcomeDay.objects.filter(reflection_id=reflection.pk)
+        .order_by("day")
+        .values_list("day", "successes", "partials", "failures")
+    ):
+        monday = _monday(day)
+        row = weeks.setdefault(monday, {"week": monday, **{o: 0 for o in Outcome.values}})
+        row[Outcome.SUCCESS] += successes
+        row[Outcome.PARTIAL] += partials
+        row[Outcome.FAILURE] += failures
+    return list(weeks.values())
+
+
+def weekly_injections_from_runs(reflection) -> list[dict]:
+    """weekly_injections joining the reflection's injections to their task runs: what the
+    tests hold the rollup to."""
+    return [
+        {**row, "week": _monday(row["week"])}
+        for row in TaskInjection.objects.filter(reflection=reflection)
+        .annotate(week=TruncWeek("task_run__finished_at", tzinfo=UTC))
         .values("week")
         .annotate(**{o: Count("id", filter=Q(task_run__outcome=o)) for o in Outcome.values})
         .order_by("week")
-    )
+    ]
 
 
 def _monday(moment) -> date:

@@ -17,6 +17,12 @@ from reflections.services.batches import (
     quote_value,
 )
 from reflections.services.counters import remember_outcomes, shift_injection_counts
+from reflections.services.injection_rollup import (
+    finish_injection_deltas,
+    note_injection_deltas,
+    note_stored_injections,
+    start_injection_deltas,
+)
 
 TASK_STAGING = "staging_task"
 TASK_COLUMNS = (
@@ -68,6 +74,7 @@ def import_task_lines(
     bulk.create_staging_table(
         "staging_injection", "task_id varchar(255), reflection_id bigint, position integer"
     )
+    start_injection_deltas()
     seen: set[str] = set()
     injections: list[tuple] = []
 
@@ -146,14 +153,16 @@ def import_task_lines(
             f"CREATE TEMP TABLE staging_changed AS SELECT s.task_id FROM {TASK_STAGING} s "
             f"JOIN {task_table} ON {task_table}.task_id = s.task_id WHERE {differs}"
         )
+        changed_runs = (
+            f"SELECT t.id FROM {task_table} t JOIN staging_changed c ON c.task_id = t.task_id"
+        )
+        # Their injections leave the days and outcomes they had (InjectionOutcomeDay).
+        note_stored_injections(f"t.id IN ({changed_runs})", sign=-1)
         updated += bulk.execute(
             f"UPDATE {task_table} SET "
             + ", ".join(f"{c} = s.{c}" for c in compared)
             + f" FROM {TASK_STAGING} s WHERE {task_table}.task_id = s.task_id "
             "AND s.task_id IN (SELECT task_id FROM staging_changed)"
-        )
-        changed_runs = (
-            f"SELECT t.id FROM {task_table} t JOIN staging_changed c ON c.task_id = t.task_id"
         )
         shift_injection_counts(
             f"SELECT reflection_id, -COUNT(*) AS n FROM {inj_table} "
@@ -167,12 +176,19 @@ def import_task_lines(
         )
         # The file names each (task, reflection) pair once, so what is not stored yet is what
         # the INSERT below adds (ON CONFLICT skips exactly the rest).
-        shift_injection_counts(
-            f"SELECT i.reflection_id, COUNT(*) AS n FROM staging_injection i "
-            f"JOIN {task_table} t ON t.task_id = i.task_id WHERE NOT EXISTS (SELECT 1 FROM "
-            f"{inj_table} x WHERE x.task_run_id = t.id AND x.reflection_id = i.reflection_id) "
-            "GROUP BY i.reflection_id"
+        # Found once, probed on the (task_run, reflection) unique index, for both aggregates.
+        bulk.execute(
+            "CREATE TEMP TABLE staging_new_injection AS "
+            "SELECT i.reflection_id, t.finished_at, t.outcome "
+            f"FROM staging_injection i JOIN {task_table} t ON t.task_id = i.task_id "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {inj_table} x "
+            "WHERE x.task_run_id = t.id AND x.reflection_id = i.reflection_id)"
         )
+        shift_injection_counts(
+            "SELECT reflection_id, COUNT(*) AS n FROM staging_new_injection GROUP BY reflection_id"
+        )
+        note_injection_deltas("SELECT * FROM staging_new_injection", sign=1)
+        bulk.execute("DROP TABLE staging_new_injection")
         bulk.execute(
             f"INSERT INTO {inj_table} (task_run_id, reflection_id, position) "
             f"SELECT t.id, i.reflection_id, i.position FROM staging_injection i "
@@ -184,6 +200,7 @@ def import_task_lines(
             progress(len(chunk))
     bulk.drop_staging_table(TASK_STAGING)
     bulk.drop_staging_table("staging_injection")
+    finish_injection_deltas()
     return created, updated, total - created - updated
 
 

@@ -4,7 +4,8 @@ scored in reviews.signals.
 
 Each selector costs one query (two for lift) whatever the volume of events, tasks or
 neighbours: they aggregate in SQL over index ranges (RetrievalDay by reflection and day, the
-retrieval natural key, TaskInjection by reflection, TaskRun by department and finished_at).
+retrieval natural key, InjectionOutcomeDay by reflection and day, TaskOutcomeDay by department
+and day).
 The window-bound ones also come for many reflections of one cycle at once (`…_by_reflection`,
 the same queries with every id): what reviews.services.evidence prepares a cycle from.
 """
@@ -28,7 +29,7 @@ from reflections.models import (
     State,
     TaskInjection,
 )
-from reflections.selectors.tasks import department_weeks
+from reflections.selectors.tasks import department_weeks, injected_weeks
 from reflections.similarity import DiffSegment, diff_words
 from reviews.models import ReviewCycle, ReviewItem
 
@@ -118,25 +119,11 @@ def lifts_by_reflection(
     cycle: ReviewCycle, reflection_ids, *, min_tasks: int = DEFAULT_MIN_TASKS
 ) -> dict[int, Lift]:
     """injection_lift of each of `reflection_ids`, every one against the same department
-    weeks (two queries whatever the number of reflections)."""
+    weeks (two queries whatever the number of reflections, each a few hundred day rows)."""
     ids = list(reflection_ids)
-    rows = (
-        TaskInjection.objects.filter(
-            reflection_id__in=ids,
-            task_run__finished_at__gte=cycle.window_start,
-            task_run__finished_at__lt=cycle.window_end,
-        )
-        .annotate(week=TruncWeek("task_run__finished_at", tzinfo=UTC))
-        .values("reflection_id", "week")
-        .annotate(
-            tasks=Count("task_run_id"),
-            successes=Count("task_run_id", filter=Q(task_run__outcome=Outcome.SUCCESS)),
-        )
-        .order_by()
-    )
-    injected: dict[int, dict[date, tuple[int, int]]] = defaultdict(dict)
-    for r in rows:
-        injected[r["reflection_id"]][_as_date(r["week"])] = (r["tasks"], r["successes"])
+    # Summed from the daily injected-task rollup: cycle windows are UTC midnights
+    # (review_window); any other bounds are answered from the injections themselves.
+    injected = injected_weeks(ids, cycle.window_start, cycle.window_end)
     department = {}
     if injected:
         department = department_weeks(cycle.department_id, cycle.window_start, cycle.window_end)

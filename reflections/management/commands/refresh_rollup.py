@@ -1,6 +1,7 @@
 """Rebuild the retrieval rollups (RetrievalDay, RetrievalFlowDay) and the useful-retrieval
-counters from the raw retrieval events, the injection counters from the injections, and the
-task outcomes per day (TaskOutcomeDay) from the task runs, the active-set changes
+counters from the raw retrieval events, the injection counters and the injected tasks' outcomes
+per day (InjectionOutcomeDay) from the injections, and the task outcomes per day
+(TaskOutcomeDay) from the task runs, the active-set changes
 (ActiveSetChange) from the state history."""
 
 import json
@@ -13,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from reflections.services.active_set import refresh_active_set
 from reflections.services.batches import quote_value
 from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
+from reflections.services.injection_rollup import refresh_injection_outcome_days
 from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.rollups import (
     recount_from,
@@ -48,6 +50,7 @@ class Command(BaseCommand):
         result = refresh_retrieval_rollup(since=since)
         flow_rows = refresh_retrieval_flows(since=since)
         task_rows = refresh_task_outcome_days(since=since)
+        injection_days_changed = refresh_injection_outcome_days(since=since)
         # Membership changes depend on every earlier state: always recounted whole.
         active_set_rows = refresh_active_set()
         # The counters are all-time: a recount from a day on has nothing to limit them to.
@@ -63,6 +66,7 @@ class Command(BaseCommand):
                         **asdict(result),
                         "flow_rows": flow_rows,
                         "task_outcome_rows": task_rows,
+                        "injection_days_changed": injection_days_changed,
                         "active_set_rows": active_set_rows,
                         "useful_changed": useful_changed,
                         "injections_changed": injections_changed,
@@ -82,6 +86,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"Department flows: {flow_rows:,} rows")
         self.stdout.write(f"Task outcomes per day: {task_rows:,} rows")
+        self.stdout.write(f"Injected-task outcomes per day corrected: {injection_days_changed:,}")
         self.stdout.write(f"Active-set changes: {active_set_rows:,} rows")
         if useful_changed is not None:
             self.stdout.write(f"Useful-retrieval counts corrected: {useful_changed:,}")
