@@ -83,6 +83,8 @@ class TaskRun(models.Model):
         indexes = [
             # Learning curves: a department's tasks by week.
             models.Index(fields=["department", "finished_at"], name="task_dept_finished"),
+            # A reflection's latest injections: the runs of its last few days, any department.
+            models.Index(fields=["finished_at"], name="task_finished"),
             # Repeat-failure rate: earlier failures of the same department and task type.
             models.Index(
                 fields=["department", "task_type", "finished_at"], name="task_dept_type_finished"

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from insights.selectors.usefulness import lift_table
-from reflections.models import Reflection, TaskInjection, TaskRun
+from reflections.models import InjectionOutcomeDay, Reflection, TaskInjection, TaskRun
 from reflections.selectors.injection_audit import weekly_injections, weekly_injections_from_runs
+from reflections.selectors.reflections import latest_injections
 from reflections.selectors.tasks import injected_weeks, injected_weeks_from_runs
 from reflections.services.injection_rollup import refresh_injection_outcome_days
 from reflections.services.task_rollup import refresh_task_outcome_days
@@ -157,3 +158,32 @@ def test_the_readers_touch_no_injection_and_cost_the_same_queries_however_many(w
 
     assert len(few) == len(many) <= 8
     assert not any(TaskInjection._meta.db_table in sql for sql in many)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(tasks=TASKS, limit=st.integers(min_value=1, max_value=12))
+def test_a_reflections_latest_injections_are_the_newest_runs_whatever_the_rollup_says(
+    world, tasks, limit
+):
+    agent, reflections = world
+    _store(agent, reflections, tasks)
+    for reflection in reflections:
+        expected = list(
+            TaskInjection.objects.filter(reflection=reflection)
+            .order_by("-task_run__finished_at", "-id")
+            .values_list("id", flat=True)[:limit]
+        )
+        assert [i.pk for i in latest_injections(reflection.pk, limit)] == expected
+    # A rollup short of the runs (a row saved outside the imports) changes nothing.
+    InjectionOutcomeDay.objects.filter(pk__in=InjectionOutcomeDay.objects.values("pk")[:2]).update(
+        tasks=99
+    )
+    for reflection in reflections:
+        expected = list(
+            TaskInjection.objects.filter(reflection=reflection)
+            .order_by("-task_run__finished_at", "-id")
+            .values_list("id", flat=True)[:limit]
+        )
+        assert [i.pk for i in latest_injections(reflection.pk, limit)] == expected
