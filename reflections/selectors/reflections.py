@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
 from django.db import connection
-from django.db.models import BooleanField, Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import QueryDict
@@ -24,6 +24,7 @@ from reflections.models import (
     RetrievalEvent,
     State,
     TaskInjection,
+    TaskOutcomeDay,
     TaskRun,
 )
 from reflections.policies import DEFAULT_CONFIG, STICKY_STATES, boundaries
@@ -271,47 +272,44 @@ def _event_figures(reflection: Reflection, author_id: int | None, as_of: date) -
 def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
     """The reflection's `limit` injections whose tasks finished last, newest first.
 
-    Sorting every injection of a much-injected reflection by its task's end joins all of them
-    (36,000 at 10M retrievals: 1.7 s). The rollup tells on which day the newest `limit` begin;
-    the runs finished since then are read from their own index. Should the rollup be short of
-    the runs (it is kept equal to them, but a row saved outside the imports waits for the daily
-    job), the whole history is read instead, so the answer is always the same."""
-    newest_first = TaskInjection.objects.filter(reflection_id=reflection_id).order_by(
-        "-task_run__finished_at", "-id"
-    )
-    seen, since = 0, None
+    Joined and sorted in one query, the planner (which takes any reflection for one with tens
+    of thousands of injections) either scans every run or walks the runs backwards by their
+    end hoping to meet the reflection's: 0.3-6 s at 2.3M runs. So the rollup decides: it tells
+    how many injections there are and on which day the newest `limit` begin. When fewer runs
+    of the whole memory finished since that day than the reflection has injections, those runs
+    are read by their end; otherwise its injections are read by its own index and their runs
+    by primary key, and sorted here. Should the rollup be short of the runs (a row saved
+    outside the imports waits for the daily job), the whole history is read instead, so the
+    answer is always the same."""
+    total, seen, since = 0, 0, None
     for day, tasks in (
         InjectionOutcomeDay.objects.filter(reflection_id=reflection_id)
         .order_by("-day")
         .values_list("day", "tasks")
     ):
-        seen, since = seen + tasks, day
-        if seen >= limit:
-            break
-    with_runs = TaskInjection.objects.filter(reflection_id=reflection_id).select_related(
-        "task_run__agent"
-    )
-    if since is None or seen < limit:
-        # Fewer than `limit` in all: their rows by the reflection's index, then their runs by
-        # primary key, sorted here. (Joined in one query the planner, which takes a reflection
-        # for one with 55,000 injections, scans every run: 0.3 s; with ORDER BY … LIMIT it
-        # walks the runs by their end hoping to meet them: 2 s at 2.3M runs.)
-        every = list(TaskInjection.objects.filter(reflection_id=reflection_id)[: limit + 1])
-        if len(every) <= limit:
-            runs = TaskRun.objects.select_related("agent").in_bulk([i.task_run_id for i in every])
-            for injection in every:
-                injection.task_run = runs[injection.task_run_id]
-            return sorted(every, key=lambda i: (i.task_run.finished_at, i.pk), reverse=True)
-    else:
-        start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
-        recent = list(
-            with_runs.filter(task_run__finished_at__gte=start).order_by(
-                "-task_run__finished_at", "-id"
-            )[:limit]
-        )
-        if len(recent) == limit:
-            return recent
-    return list(newest_first.select_related("task_run__agent")[:limit])
+        total += tasks
+        if seen < limit:
+            seen, since = seen + tasks, day
+    mine = TaskInjection.objects.filter(reflection_id=reflection_id)
+    if since is not None and seen >= limit:
+        runs_since = TaskOutcomeDay.objects.filter(day__gte=since).aggregate(n=Sum("finished"))
+        if (runs_since["n"] or 0) < total:
+            start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
+            recent = list(
+                mine.filter(task_run__finished_at__gte=start)
+                .select_related("task_run__agent")
+                .order_by("-task_run__finished_at", "-id")[:limit]
+            )
+            if len(recent) == limit:
+                return recent
+    pairs = list(mine.values_list("id", "task_run_id"))
+    ends = TaskRun.objects.only("id", "finished_at").in_bulk([run for _, run in pairs])
+    newest = sorted(pairs, key=lambda p: (ends[p[1]].finished_at, p[0]), reverse=True)[:limit]
+    injections = mine.in_bulk([pk for pk, _ in newest])
+    runs = TaskRun.objects.select_related("agent").in_bulk([run for _, run in newest])
+    for injection in injections.values():
+        injection.task_run = runs[injection.task_run_id]
+    return [injections[pk] for pk, _ in newest]
 
 
 def reflection_detail(*, user, pk: int, as_of: date | None = None) -> ReflectionDetail:
