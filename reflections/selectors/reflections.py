@@ -269,16 +269,20 @@ def _event_figures(reflection: Reflection, author_id: int | None, as_of: date) -
     return counts, injected, weekly_injections(reflection)  # outcomes per week
 
 
+RUNS_PER_INJECTION = 20
+
+
 def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
     """The reflection's `limit` injections whose tasks finished last, newest first.
 
     Joined and sorted in one query, the planner (which takes any reflection for one with tens
     of thousands of injections) either scans every run or walks the runs backwards by their
     end hoping to meet the reflection's: 0.3-6 s at 2.3M runs. So the rollup decides: it tells
-    how many injections there are and on which day the newest `limit` begin. When fewer runs
-    of the whole memory finished since that day than the reflection has injections, those runs
-    are read by their end; otherwise its injections are read by its own index and their runs
-    by primary key, and sorted here. Should the rollup be short of the runs (a row saved
+    how many injections there are and on which day the newest `limit` begin. Walking the runs
+    by their end costs ~1 µs a run, reading an injection's run by primary key ~20-40: when
+    fewer than RUNS_PER_INJECTION runs per injection finished since that day, those runs are
+    read by their end; otherwise the reflection's injections are read by its own index and
+    their runs by primary key, and sorted here. Should the rollup be short of the runs (a row saved
     outside the imports waits for the daily job), the whole history is read instead, so the
     answer is always the same."""
     total, seen, since = 0, 0, None
@@ -293,7 +297,7 @@ def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
     mine = TaskInjection.objects.filter(reflection_id=reflection_id)
     if since is not None and seen >= limit:
         runs_since = TaskOutcomeDay.objects.filter(day__gte=since).aggregate(n=Sum("finished"))
-        if (runs_since["n"] or 0) < total:
+        if (runs_since["n"] or 0) < RUNS_PER_INJECTION * total:
             start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
             recent = list(
                 mine.filter(task_run__finished_at__gte=start)
