@@ -169,21 +169,23 @@ def test_a_reflections_latest_injections_are_the_newest_runs_whatever_the_rollup
 ):
     agent, reflections = world
     _store(agent, reflections, tasks)
-    for reflection in reflections:
-        expected = list(
+
+    def newest_by_joining(reflection) -> list[int]:
+        return list(
             TaskInjection.objects.filter(reflection=reflection)
             .order_by("-task_run__finished_at", "-id")
             .values_list("id", flat=True)[:limit]
         )
-        assert [i.pk for i in latest_injections(reflection.pk, limit)] == expected
-    # A rollup short of the runs (a row saved outside the imports) changes nothing.
+
+    for reflection in reflections:
+        assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
+            reflection
+        )
+    # A rollup that disagrees with the runs (a row saved outside the imports) changes nothing.
     InjectionOutcomeDay.objects.filter(pk__in=InjectionOutcomeDay.objects.values("pk")[:2]).update(
         tasks=99
     )
     for reflection in reflections:
-        expected = list(
-            TaskInjection.objects.filter(reflection=reflection)
-            .order_by("-task_run__finished_at", "-id")
-            .values_list("id", flat=True)[:limit]
+        assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
+            reflection
         )
-        assert [i.pk for i in latest_injections(reflection.pk, limit)] == expected
