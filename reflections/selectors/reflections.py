@@ -282,9 +282,9 @@ def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
     by their end costs ~1 µs a run, reading an injection's run by primary key ~20-40: when
     fewer than RUNS_PER_INJECTION runs per injection finished since that day, those runs are
     read by their end; otherwise the reflection's injections are read by its own index and
-    their runs by primary key, and sorted here. Should the rollup be short of the runs (a row saved
-    outside the imports waits for the daily job), the whole history is read instead, so the
-    answer is always the same."""
+    their runs by primary key, and sorted here. Should the rollup disagree with the runs (a row
+    saved outside the imports waits for the daily job), the whole history is read instead, so
+    the answer is always the same."""
     total, seen, since = 0, 0, None
     for day, tasks in (
         InjectionOutcomeDay.objects.filter(reflection_id=reflection_id)
@@ -306,14 +306,14 @@ def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
             )
             if len(recent) == limit:
                 return recent
-    pairs = list(mine.values_list("id", "task_run_id"))
-    ends = TaskRun.objects.only("id", "finished_at").in_bulk([run for _, run in pairs])
-    newest = sorted(pairs, key=lambda p: (ends[p[1]].finished_at, p[0]), reverse=True)[:limit]
-    injections = mine.in_bulk([pk for pk, _ in newest])
-    runs = TaskRun.objects.select_related("agent").in_bulk([run for _, run in newest])
-    for injection in injections.values():
+    every = list(mine)
+    ends = TaskRun.objects.only("id", "finished_at").in_bulk([i.task_run_id for i in every])
+    newest = sorted(every, key=lambda i: (ends[i.task_run_id].finished_at, i.pk), reverse=True)
+    newest = newest[:limit]
+    runs = TaskRun.objects.select_related("agent").in_bulk([i.task_run_id for i in newest])
+    for injection in newest:
         injection.task_run = runs[injection.task_run_id]
-    return [injections[pk] for pk, _ in newest]
+    return newest
 
 
 def reflection_detail(*, user, pk: int, as_of: date | None = None) -> ReflectionDetail:

@@ -104,26 +104,24 @@ def test_a_window_that_is_not_midnights_is_read_from_the_injections(world):
     assert sum(n for n, _ in injected_weeks(ids, noon)[ids[0]].values()) == 1
 
 
+def _cycle(agent, quarter: str, start: datetime, *, days: int) -> ReviewCycle:
+    return ReviewCycle.objects.create(
+        department=agent.department,
+        quarter=quarter,
+        window_start=start,
+        window_end=start + timedelta(days=days),
+        opened_at=START,
+    )
+
+
 def test_the_queue_lift_reads_the_same_counts_from_the_rollup_and_from_the_runs(world):
     agent, reflections = world
     tasks = [(d * 1440 + 600, OUTCOMES[d % 3], {0, d % 3}) for d in range(30)]
     _store(agent, reflections, tasks)
     ids = [r.pk for r in reflections]
-    midnight = ReviewCycle.objects.create(
-        department=agent.department,
-        quarter="2026Q2",
-        window_start=START,
-        window_end=START + timedelta(days=20),
-        opened_at=START,
-    )
+    midnight = _cycle(agent, "2026Q2", START, days=20)
     # The same window moved by an hour: answered from the runs, one hour less of tasks.
-    shifted = ReviewCycle.objects.create(
-        department=agent.department,
-        quarter="2026Q4",
-        window_start=START + timedelta(hours=1),
-        window_end=START + timedelta(days=20, hours=1),
-        opened_at=START,
-    )
+    shifted = _cycle(agent, "2026Q4", START + timedelta(hours=1), days=20)
 
     from_rollup = lifts_by_reflection(midnight, ids, min_tasks=1)
     from_runs = lifts_by_reflection(shifted, ids, min_tasks=1)
@@ -134,13 +132,7 @@ def test_the_queue_lift_reads_the_same_counts_from_the_rollup_and_from_the_runs(
 
 def test_the_readers_touch_no_injection_and_cost_the_same_queries_however_many(world):
     agent, reflections = world
-    cycle = ReviewCycle.objects.create(
-        department=agent.department,
-        quarter="2026Q2",
-        window_start=START,
-        window_end=START + timedelta(days=35),
-        opened_at=START,
-    )
+    cycle = _cycle(agent, "2026Q2", START, days=35)
     ids = [r.pk for r in reflections]
 
     def statements() -> list[str]:
