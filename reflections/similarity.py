@@ -8,6 +8,7 @@ side-by-side view.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -157,6 +158,11 @@ def _segments(tokens: list[str], spans: list[tuple[int, int, bool]]) -> list[Dif
     return segments
 
 
+# One side's diff as token ranges: (first token, past the last, changed). What a prepared
+# queue item stores instead of the text (reviews.services.evidence).
+Spans = list[tuple[int, int, bool]]
+
+
 def diff_words(a: str, b: str) -> tuple[list[DiffSegment], list[DiffSegment]]:
     """Word-level diff of two texts for side-by-side highlighting.
 
@@ -164,19 +170,35 @@ def diff_words(a: str, b: str) -> tuple[list[DiffSegment], list[DiffSegment]]:
     that text exactly. Words compare without their surrounding whitespace, so a reflowed
     paragraph is not a change.
     """
+    spans_a, spans_b = diff_spans(a, b)
+    return segments_of(a, spans_a), segments_of(b, spans_b)
+
+
+def diff_spans(a: str, b: str) -> tuple[Spans, Spans]:
+    """diff_words as token ranges of each side, to be turned into segments by segments_of."""
     tokens_a, tokens_b = _tokens(a), _tokens(b)
     # autojunk off: it would treat frequent words ("the") as junk in texts over 200 words
     # and leave them unmatched, which highlights half of a near-identical text.
     matcher = difflib.SequenceMatcher(
         None, [t.strip() for t in tokens_a], [t.strip() for t in tokens_b], autojunk=False
     )
-    spans_a: list[tuple[int, int, bool]] = []
-    spans_b: list[tuple[int, int, bool]] = []
+    spans_a: Spans = []
+    spans_b: Spans = []
     for tag, a_lo, a_hi, b_lo, b_hi in matcher.get_opcodes():
         changed = tag != "equal"
         spans_a.append((a_lo, a_hi, changed))
         spans_b.append((b_lo, b_hi, changed))
-    return _segments(tokens_a, spans_a), _segments(tokens_b, spans_b)
+    return spans_a, spans_b
+
+
+def segments_of(text: str, spans: Spans) -> list[DiffSegment]:
+    """The segments of one side from its spans (diff_spans of this very text)."""
+    return _segments(_tokens(text), spans)
+
+
+def text_digest(text: str) -> str:
+    """A short fingerprint of a text: a stored diff is used only for the texts it was made of."""
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 _WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")

@@ -46,9 +46,9 @@ def queue(cycle: ReviewCycle, reviewer) -> QuerySet[ReviewItem]:
 def get_item_for_user(user, cycle: ReviewCycle, rank: int) -> ReviewItem:
     """Reviewers open their own items, and read the ones a colleague of the cycle marked
     unsure (to discuss them); managers may look at any. Only the item's reviewer decides."""
-    qs = cycle.items.select_related(
-        "reflection__agent", "reflection__department", "duplicate_of", "reviewer", "decided_by"
-    )
+    # Only what every item page shows: the verdict's original and author are read when there
+    # is a verdict (two more joins to Reflection and User cost more to plan than to fetch).
+    qs = cycle.items.select_related("reflection__agent", "reflection__department", "reviewer")
     if not can_manage(user):
         qs = qs.filter(Q(reviewer=user) | Q(unsure_since__isnull=False))
     return get_object_or_404(qs, rank=rank)
@@ -78,7 +78,25 @@ class Neighbours:
 
 def queue_position(cycle: ReviewCycle, reviewer, rank: int) -> Neighbours:
     """Where an item sits in its reviewer's queue: one query over at most ~100 small rows."""
-    rows = list(queue(cycle, reviewer).values_list("rank", "verdict"))
+    return queue_rows(cycle, reviewer).position(rank)
+
+
+@dataclass(frozen=True)
+class QueueRows:
+    """A reviewer's queue as (rank, verdict) rows, to place any of its items without reading
+    it again."""
+
+    rows: list[tuple[int, str]]
+
+    def position(self, rank: int) -> Neighbours:
+        return _position(self.rows, rank)
+
+
+def queue_rows(cycle: ReviewCycle, reviewer) -> QueueRows:
+    return QueueRows(list(queue(cycle, reviewer).values_list("rank", "verdict")))
+
+
+def _position(rows: list[tuple[int, str]], rank: int) -> Neighbours:
     ranks = [r for r, _ in rows]
     i = ranks.index(rank) if rank in ranks else 0
     open_after = [r for r, v in rows[i + 1 :] + rows[: i + 1] if not v and r != rank]

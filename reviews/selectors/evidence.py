@@ -13,10 +13,11 @@ the same queries with every id): what reviews.services.evidence prepares a cycle
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.db.models.functions import TruncWeek
 
 from reflections.lift import DEFAULT_MIN_TASKS, Lift, week_weighted_lift
@@ -30,7 +31,14 @@ from reflections.models import (
     TaskInjection,
 )
 from reflections.selectors.tasks import department_weeks, injected_weeks
-from reflections.similarity import DiffSegment, diff_words
+from reflections.similarity import (
+    DiffSegment,
+    Spans,
+    diff_spans,
+    diff_words,
+    segments_of,
+    text_digest,
+)
 from reviews.models import ReviewCycle, ReviewItem
 
 
@@ -253,23 +261,56 @@ def display_text(reflection: Reflection) -> str:
     return f"{reflection.title}\n\n{reflection.body}" if reflection.body else reflection.title
 
 
-def neighbour_candidates(item: ReviewItem) -> list[Candidate]:
+@dataclass(frozen=True)
+class PreparedDiff:
+    """A neighbour's diff against the item as prepared when the cycle opened: token ranges
+    and a fingerprint of each text, so it is only used for the very texts it was made of."""
+
+    item_digest: str
+    neighbour_digest: str
+    item_spans: Spans
+    neighbour_spans: Spans
+
+    @classmethod
+    def of(cls, own: str, theirs: str) -> PreparedDiff:
+        item_spans, neighbour_spans = diff_spans(own, theirs)
+        return cls(text_digest(own), text_digest(theirs), item_spans, neighbour_spans)
+
+    def segments(self, own: str, theirs: str) -> tuple[list, list] | None:
+        """diff_words(own, theirs), or None when either text is not the one diffed."""
+        if (text_digest(own), text_digest(theirs)) != (self.item_digest, self.neighbour_digest):
+            return None
+        return segments_of(own, self.item_spans), segments_of(theirs, self.neighbour_spans)
+
+
+def _shown_neighbours(reflection_ids: list[int]):
+    """The stored neighbours of these reflections that the queue shows (quarantined ones
+    are never shown), most similar first."""
+    return (
+        Neighbour.objects.filter(reflection_id__in=reflection_ids)
+        .exclude(neighbour_id=F("reflection_id"))
+        .exclude(neighbour__state=State.QUARANTINED)
+        .select_related("neighbour__agent")
+        .order_by("reflection_id", "rank", "neighbour_id")
+    )
+
+
+def neighbour_candidates(
+    item: ReviewItem, prepared: Mapping[int, PreparedDiff] | None = None
+) -> list[Candidate]:
     """The reflection's stored neighbours, most similar first, quarantined ones left out
-    (their text is never shown), each diffed against the reflection."""
+    (their text is never shown), each diffed against the reflection: with the diff prepared
+    for the neighbour when one is given for these texts, else now."""
     reflection = item.reflection
     if reflection.state == State.QUARANTINED:
         return []
-    rows = (
-        Neighbour.objects.filter(reflection_id=reflection.pk)
-        .exclude(neighbour_id=reflection.pk)
-        .exclude(neighbour__state=State.QUARANTINED)
-        .select_related("neighbour__agent")
-        .order_by("rank", "neighbour_id")
-    )
     own = display_text(reflection)
     candidates = []
-    for row in rows:
-        item_segments, segments = diff_words(own, display_text(row.neighbour))
+    for row in _shown_neighbours([reflection.pk]):
+        theirs = display_text(row.neighbour)
+        stored = prepared.get(row.neighbour_id) if prepared else None
+        diffed = stored.segments(own, theirs) if stored else None
+        item_segments, segments = diffed or diff_words(own, theirs)
         candidates.append(
             Candidate(
                 reflection=row.neighbour,
@@ -283,6 +324,18 @@ def neighbour_candidates(item: ReviewItem) -> list[Candidate]:
     return candidates
 
 
+def prepared_diffs(reflections: list[Reflection]) -> dict[int, dict[int, PreparedDiff]]:
+    """Each reflection's shown neighbours diffed against it, by reflection and neighbour id
+    (one query): what reviews.services.evidence stores with a cycle's items."""
+    own = {r.pk: display_text(r) for r in reflections if r.state != State.QUARANTINED}
+    diffs: dict[int, dict[int, PreparedDiff]] = {pk: {} for pk in own}
+    for row in _shown_neighbours(list(own)):
+        diffs[row.reflection_id][row.neighbour_id] = PreparedDiff.of(
+            own[row.reflection_id], display_text(row.neighbour)
+        )
+    return diffs
+
+
 # ------------------------------------------------------------------ everything at once
 
 
@@ -293,6 +346,9 @@ class ItemEvidence:
     lift: Lift
     retrievers: Retrievers
     duplicates: list[Candidate]  # every stored, shown neighbour
+    # The guard's window figures as prepared with the item (reviews.services.evidence), by
+    # reflection id: None when read live.
+    prepared_facts: dict[int, tuple[int, float | None]] | None = None
 
 
 def item_evidence(

@@ -66,30 +66,43 @@ def _as_date(value) -> date:
     return value.date() if isinstance(value, datetime) else value
 
 
+Figures = dict[int, tuple[int, float | None]]  # retrievals in the window and lift, by id
+
+
 def reflection_facts(
-    cycle: ReviewCycle, reflections: list[Reflection], *, min_tasks: int = DEFAULT_MIN_TASKS
+    cycle: ReviewCycle,
+    reflections: list[Reflection],
+    *,
+    min_tasks: int = DEFAULT_MIN_TASKS,
+    prepared: Figures | None = None,
 ) -> dict[int, Facts]:
     """Retrievals and lift in the cycle window for each reflection, by id. Both are bound to
-    the window (in the past), so they are cached under the events' version, which only
-    imports and recounts bump; the reflections themselves (their state) stay live."""
+    the window (in the past): taken from `prepared` (what the cycle's opening stored with an
+    item, at the default min_tasks) when it holds every reflection, else cached under the
+    events' version, which only imports and recounts bump; the reflections themselves (their
+    state) stay live."""
     ids = sorted(r.pk for r in reflections)
     if not ids:
         return {}
-    figures = cached(
-        "window-facts",
-        (cycle.pk, cycle.window_start, cycle.window_end, tuple(ids), min_tasks),
-        lambda: _window_figures(cycle, ids, min_tasks),
-        name=EVENTS,
-    )
+    if prepared is not None and min_tasks == DEFAULT_MIN_TASKS and prepared.keys() >= set(ids):
+        figures = prepared
+    else:
+        figures = cached(
+            "window-facts",
+            (cycle.pk, cycle.window_start, cycle.window_end, tuple(ids), min_tasks),
+            lambda: window_figures(cycle, ids, min_tasks),
+            name=EVENTS,
+        )
     return {
         r.pk: Facts(reflection=r, retrievals=figures[r.pk][0], lift=figures[r.pk][1])
         for r in reflections
     }
 
 
-def _window_figures(
-    cycle: ReviewCycle, ids: list[int], min_tasks: int
-) -> dict[int, tuple[int, float | None]]:
+def window_figures(
+    cycle: ReviewCycle, ids: list[int], min_tasks: int = DEFAULT_MIN_TASKS
+) -> Figures:
+    """Each reflection's retrievals and lift in the cycle window (three queries)."""
     first, last = cycle.window_start.astimezone(UTC), cycle.window_end.astimezone(UTC)
     retrievals = dict(
         RetrievalDay.objects.filter(
@@ -101,13 +114,7 @@ def _window_figures(
         .order_by()
     )
     lifts = lifts_by_reflection(cycle, ids, min_tasks=min_tasks)
-    return {
-        pk: (
-            retrievals.get(pk) or 0,
-            lifts[pk].lift,
-        )
-        for pk in ids
-    }
+    return {pk: (retrievals.get(pk) or 0, lifts[pk].lift) for pk in ids}
 
 
 def item_side(item: ReviewItem, facts: Facts | None = None) -> DuplicateSide:

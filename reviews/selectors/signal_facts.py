@@ -126,6 +126,20 @@ class Twin:
     task: str = ""  # the task it reflects on ("" when unknown)
 
 
+def _twin(reflection: Reflection, similarity: float, key: str) -> Twin:
+    return Twin(
+        key=key,
+        reflection_id=reflection.pk,
+        state=reflection.state,
+        created_at=reflection.created_at,
+        retrievals=reflection.retrieval_count,
+        similarity=similarity,
+        text=f"{reflection.title}\n{reflection.body}",
+        kind=reflection.kind,
+        task=reflection.task_id or "",
+    )
+
+
 def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
     """The reviewed reflection and its stored neighbours at or above `similarity` that
     existed when the window closed, quarantined ones left out (one query)."""
@@ -134,41 +148,36 @@ def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
         Neighbour.objects.filter(reflection_id=reflection.pk, similarity__gte=similarity)
         .exclude(neighbour__state="quarantined")
         .exclude(neighbour__created_at__gte=item.cycle.window_end)
-        .values_list(
-            "neighbour_id",
-            "neighbour__source_path",
-            "neighbour__state",
-            "neighbour__created_at",
-            "neighbour__retrieval_count",
+        .select_related("neighbour")
+        .only(
             "similarity",
-            "neighbour__title",
-            "neighbour__body",
-            "neighbour__kind",
-            "neighbour__task_id",
+            *(
+                f"neighbour__{name}"
+                for name in (
+                    "source_path",
+                    "state",
+                    "created_at",
+                    "retrieval_count",
+                    "title",
+                    "body",
+                    "kind",
+                    "task_id",
+                )
+            ),
         )
+        .order_by("rank", "neighbour_id")
     )
-    own = Twin(
-        key=reflection.shown_path,
-        reflection_id=reflection.pk,
-        state=reflection.state,
-        created_at=reflection.created_at,
-        retrievals=reflection.retrieval_count,
-        similarity=1.0,
-        text=f"{reflection.title}\n{reflection.body}",
-        kind=reflection.kind,
-        task=reflection.task_id or "",
-    )
+    own = _twin(reflection, 1.0, reflection.shown_path)
+    return [own] + [_twin(r.neighbour, r.similarity, r.neighbour.source_path) for r in rows]
+
+
+def cluster_of_candidates(item: ReviewItem, candidates, *, similarity: float) -> list[Twin]:
+    """duplicate_cluster from the neighbours the queue has read already
+    (reviews.selectors.evidence.neighbour_candidates: quarantined ones left out), no query."""
+    reflection = item.reflection
+    own = _twin(reflection, 1.0, reflection.shown_path)
     return [own] + [
-        Twin(
-            key=r[1],
-            reflection_id=r[0],
-            state=r[2],
-            created_at=r[3],
-            retrievals=r[4],
-            similarity=r[5],
-            text=f"{r[6]}\n{r[7]}",
-            kind=r[8],
-            task=r[9] or "",
-        )
-        for r in rows
+        _twin(c.reflection, c.similarity, c.reflection.source_path)
+        for c in candidates
+        if c.similarity >= similarity and c.reflection.created_at < item.cycle.window_end
     ]

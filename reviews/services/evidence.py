@@ -5,39 +5,46 @@ reads one row instead of scoring the item again.
 What is stored can only change when events inside the (past) window are imported late or
 the neighbours are recomputed: it is stamped with the EVENTS data version (reflections.caching;
 imports bump it, verdicts do not) and a digest of the code that computed it. A stale or
-missing row is recomputed for that item, stored and used: never wrong, only slower. Live
-facts stay live: the item's and its neighbours' current state, the duplicate signal (it reads
-them), the verdict, the discussion.
+missing row is recomputed for that item, stored and used: never wrong, only slower. Stored too,
+so that a queue step computes nothing: the duplicate guard's window figures (retrievals and lift)
+for the item and each neighbour it shows, and each neighbour's word diff against the item (used
+only for the very texts it was made of). Live facts stay live: the item's and its neighbours'
+current state, the duplicate signal (it reads them), the verdict, the discussion.
 """
 
 from __future__ import annotations
 
 import hashlib
 import inspect
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import date
 from functools import cache
 
 from django.utils import timezone
 
 from reflections import lift as lift_module
+from reflections import similarity as similarity_module
 from reflections.caching import EVENTS, data_version
 from reflections.lift import Lift
 from reviews import signals as signals_module
 from reviews.models import PreparedEvidence, ReviewCycle, ReviewItem
 from reviews.selectors import evidence as evidence_module
+from reviews.selectors import originals as originals_module
 from reviews.selectors import signal_facts as facts_module
 from reviews.selectors.evidence import (
     ItemEvidence,
+    PreparedDiff,
     RetrievalSeries,
     Retriever,
     Retrievers,
     WeekCount,
     lifts_by_reflection,
     neighbour_candidates,
+    prepared_diffs,
     retrievers_by_reflection,
     series_by_reflection,
 )
+from reviews.selectors.originals import Figures, window_figures
 from reviews.selectors.signal_facts import tool_history
 from reviews.signals import ItemSignals, duplicate_signal, item_signals
 from reviews.signals import base as base_module
@@ -54,6 +61,8 @@ COMPUTED_BY = (
     echo_module,
     outdated_module,
     lift_module,
+    originals_module,
+    similarity_module,
 )
 
 
@@ -79,15 +88,20 @@ class WindowEvidence:
     retrievers: Retrievers
     echo: Signal
     outdated: Signal
+    # What the duplicate guard and the neighbour panel read, prepared with the rest: window
+    # figures of the item and each neighbour shown, by reflection id; diffs by neighbour id.
+    facts: Figures = field(default_factory=dict)
+    diffs: dict[int, PreparedDiff] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ computing
 
 
 def compute_window_evidence(cycle: ReviewCycle, items: list[ReviewItem]) -> dict[int, dict]:
-    """Each item's window evidence, as stored (JSON), by item id. The panels take four
-    queries for all the items together; the echo and outdated signals' facts are still read
-    item by item (about eight queries each), with the department's tool history read once."""
+    """Each item's window evidence, as stored (JSON), by item id. The panels, the guard's
+    figures and the diffs take seven queries for all the items together; the echo and outdated
+    signals' facts are still read item by item (about eight queries each), with the
+    department's tool history read once."""
     if not items:
         return {}
     ids = [item.reflection_id for item in items]
@@ -95,6 +109,12 @@ def compute_window_evidence(cycle: ReviewCycle, items: list[ReviewItem]) -> dict
     lifts = lifts_by_reflection(cycle, ids)
     who = retrievers_by_reflection(cycle, {i.reflection_id: i.reflection.agent_id for i in items})
     history = tool_history(cycle.department_id, cycle.window_end)
+    diffs = prepared_diffs([item.reflection for item in items])
+    shown = {
+        item.reflection_id: [item.reflection_id, *diffs.get(item.reflection_id, ())]
+        for item in items
+    }
+    figures = window_figures(cycle, sorted({pk for pks in shown.values() for pk in pks}))
     found = {}
     for item in items:
         scored = item_signals(item, history=history)
@@ -105,6 +125,8 @@ def compute_window_evidence(cycle: ReviewCycle, items: list[ReviewItem]) -> dict
                 retrievers=who[item.reflection_id],
                 echo=scored.echo,
                 outdated=scored.outdated,
+                facts={pk: figures[pk] for pk in shown[item.reflection_id]},
+                diffs=diffs.get(item.reflection_id, {}),
             )
         )
     return found
@@ -155,18 +177,24 @@ def window_evidence(item: ReviewItem) -> WindowEvidence:
 
 
 def queue_evidence(item: ReviewItem) -> tuple[ItemEvidence, ItemSignals]:
-    """Everything the queue shows beside an item: the window evidence as prepared, the
-    neighbours (their text diffed) and the duplicate signal live."""
+    """Everything the queue shows beside an item: the window evidence, the guard's figures
+    and the neighbours' diffs as prepared; the neighbours' state and the duplicate signal
+    live (one query for both)."""
     window = window_evidence(item)
+    candidates = neighbour_candidates(item, window.diffs)
     evidence = ItemEvidence(
         item=item,
         series=window.series,
         lift=window.lift,
         retrievers=window.retrievers,
-        duplicates=neighbour_candidates(item),
+        duplicates=candidates,
+        prepared_facts=window.facts,
     )
     signals = ItemSignals(
-        item=item, echo=window.echo, outdated=window.outdated, duplicate=duplicate_signal(item)
+        item=item,
+        echo=window.echo,
+        outdated=window.outdated,
+        duplicate=duplicate_signal(item, candidates),
     )
     return evidence, signals
 
@@ -186,6 +214,11 @@ def encode(evidence: WindowEvidence) -> dict:
         "retrievers": asdict(evidence.retrievers),
         "echo": asdict(evidence.echo),
         "outdated": asdict(evidence.outdated),
+        "facts": [[pk, retrievals, lift] for pk, (retrievals, lift) in evidence.facts.items()],
+        "diffs": [
+            [pk, d.item_digest, d.neighbour_digest, d.item_spans, d.neighbour_spans]
+            for pk, d in evidence.diffs.items()
+        ],
     }
 
 
@@ -206,4 +239,14 @@ def decode(data: dict) -> WindowEvidence:
         ),
         echo=Signal(**data["echo"]),
         outdated=Signal(**data["outdated"]),
+        facts={pk: (retrievals, lift) for pk, retrievals, lift in data["facts"]},
+        diffs={
+            pk: PreparedDiff(
+                item_digest,
+                neighbour_digest,
+                [tuple(span) for span in item_spans],
+                [tuple(span) for span in neighbour_spans],
+            )
+            for pk, item_digest, neighbour_digest, item_spans, neighbour_spans in data["diffs"]
+        },
     )

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 
 from reviews.models import ReviewCycle, ReviewItem, Verdict
 from reviews.selectors.echo_facts import echo_facts
-from reviews.selectors.signal_facts import duplicate_cluster, outdated_facts, tool_history
+from reviews.selectors.evidence import Candidate
+from reviews.selectors.signal_facts import (
+    cluster_of_candidates,
+    duplicate_cluster,
+    outdated_facts,
+    tool_history,
+)
 from reviews.signals.base import Signal
 from reviews.signals.duplicate import CANDIDATE_SIMILARITY, score_duplicate
 from reviews.signals.echo import (
@@ -95,10 +101,15 @@ def item_signals(item: ReviewItem, *, history=None) -> ItemSignals:
     )
 
 
-def duplicate_signal(item: ReviewItem) -> Signal:
-    """The duplicate signal alone (one query): it reads the neighbours' current states and
-    retrieval counts, so the queue scores it live even when the rest is prepared."""
-    return score_duplicate(duplicate_cluster(item, similarity=CANDIDATE_SIMILARITY))
+def duplicate_signal(item: ReviewItem, candidates: list[Candidate] | None = None) -> Signal:
+    """The duplicate signal alone: it reads the neighbours' current states and retrieval
+    counts, so the queue scores it live even when the rest is prepared. One query, none when
+    the queue passes the neighbours it has read already (neighbour_candidates)."""
+    if candidates is None:
+        cluster = duplicate_cluster(item, similarity=CANDIDATE_SIMILARITY)
+    else:
+        cluster = cluster_of_candidates(item, candidates, similarity=CANDIDATE_SIMILARITY)
+    return score_duplicate(cluster)
 
 
 def cycle_signals(cycle: ReviewCycle) -> list[ItemSignals]:

@@ -39,7 +39,9 @@ def guard_context(request, item: ReviewItem, evidence: ItemEvidence) -> dict:
     """What the queue page adds for duplicates: facts per neighbour (the top one shown beside the
     item), the cluster, the set the current verdict belongs to, and search results (no-JS)."""
     neighbours = [c.reflection for c in evidence.duplicates]
-    facts = reflection_facts(item.cycle, [item.reflection, *neighbours])
+    facts = reflection_facts(
+        item.cycle, [item.reflection, *neighbours], prepared=evidence.prepared_facts
+    )
     query = request.GET.get("q", "")[:200]
     top_facts = facts[neighbours[0].pk] if neighbours else None
     keep = preferred_original([facts[item.reflection_id], top_facts]) if top_facts else None

@@ -72,9 +72,12 @@ def _render_item(
     error: str = "",
     status: int = 200,
     confirm: Confirmation | None = None,
+    queue: selectors.QueueRows | None = None,
 ) -> HttpResponse:
     reviewer = item.reviewer if item.reviewer_id else request.user
-    position = selectors.queue_position(cycle, reviewer, item.rank)
+    if queue is None or item.reviewer_id != request.user.pk:
+        queue = selectors.queue_rows(cycle, reviewer)
+    position = queue.position(item.rank)
     if item.reviewer_id != request.user.pk and not selectors.can_manage(request.user):
         # A colleague reading an unsure item: the reviewer's queue is not theirs to walk.
         position = replace(position, previous=None, next=None, next_open=None)
@@ -137,8 +140,11 @@ def render_item(request, cycle, item, *, error: str = "", status: int = 200) -> 
 def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
     """htmx gets the next item in place; a plain form post is redirected to it (PRG)."""
     target = item
+    # The reviewer's queue as the action left it: where to go, and where that item sits.
+    fragment = wants_fragment(request)
+    queue = selectors.queue_rows(cycle, request.user) if moved_on or fragment else None
     if moved_on:
-        position = selectors.queue_position(cycle, request.user, item.rank)
+        position = queue.position(item.rank)
         if position.next_open is None and position.done == position.total:
             messages.info(
                 request,
@@ -148,9 +154,10 @@ def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
         rank = position.next_open or position.next
         if rank is not None:
             target = selectors.get_item_for_user(request.user, cycle, rank)
-    if wants_fragment(request):
-        target = selectors.get_item_for_user(request.user, cycle, target.rank)
-        return _render_item(request, cycle, target)
+    if fragment:
+        if target is item:  # read again: the action changed it
+            target = selectors.get_item_for_user(request.user, cycle, item.rank)
+        return _render_item(request, cycle, target, queue=queue)
     return redirect(_item_url(target))
 
 

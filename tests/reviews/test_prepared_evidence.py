@@ -23,8 +23,10 @@ from reflections.models import Department
 from reflections.services.event_import import import_events
 from reflections.services.neighbours import refresh_neighbours
 from reflections.services.reflection_import import import_reflections
+from reflections.similarity import diff_words
 from reviews.models import PreparedEvidence, ReviewItem
-from reviews.selectors.evidence import item_evidence
+from reviews.selectors.evidence import display_text, item_evidence, neighbour_candidates
+from reviews.selectors.originals import window_figures
 from reviews.services.cycles import open_cycle
 from reviews.services.evidence import (
     decode,
@@ -33,7 +35,7 @@ from reviews.services.evidence import (
     window_evidence,
 )
 from reviews.services.verdicts import decide
-from reviews.signals import item_signals
+from reviews.signals import duplicate_signal, item_signals
 from tests.factories import UserFactory
 from tests.pages import client_for
 
@@ -92,6 +94,15 @@ def test_stored_evidence_equals_the_evidence_computed_fresh(cycle):
         assert kept.retrievers == fresh.retrievers
         assert kept.echo == signals.echo
         assert kept.outdated == signals.outdated
+        shown = fresh.duplicates
+        assert kept.facts == window_figures(
+            cycle, [item.reflection_id, *(c.reflection.pk for c in shown)]
+        )
+        # Each shown neighbour's diff, for the very texts it was made of.
+        assert set(kept.diffs) == {c.reflection.pk for c in shown}
+        for candidate in neighbour_candidates(item, kept.diffs):
+            own, theirs = display_text(item.reflection), display_text(candidate.reflection)
+            assert (candidate.item_segments, candidate.segments) == diff_words(own, theirs)
     # Real figures, not empty ones: retrievals, lifts with enough tasks, agents, reasons.
     prepared = [stored(item) for item in items]
     assert all(p.series.total > 0 for p in prepared)
@@ -105,7 +116,9 @@ def test_preparing_a_cycle_takes_the_same_queries_for_the_panels_however_many_it
     with CaptureQueriesContext(connection) as one:
         prepare_cycle(cycle.__class__.objects.get(pk=cycle.pk), stale_only=False)
     panels = [q for q in one.captured_queries if "reflections_retrievalday" in q["sql"]]
-    assert len(panels) == 1  # the weekly series of every item: one query for the cycle
+    # The weekly series of every item and the guard's window retrievals of every item and
+    # neighbour: one query each for the whole cycle.
+    assert len(panels) == 2
     assert len(items) > 10
 
 
@@ -183,6 +196,45 @@ def test_the_queue_reads_prepared_evidence_in_fewer_queries(
     assert PreparedEvidence.objects.filter(item=second).exists()
     with django_assert_max_num_queries(computed - 8):
         assert client.get(item_url(cycle, second.rank)).status_code == 200
+
+
+def test_a_queue_step_computes_no_figure_and_no_diff_once_prepared(cycle, reviewer, monkeypatch):
+    prepare_cycle(cycle)
+    client = client_for(reviewer)
+    item = next(i for i in items_of(cycle) if len(stored(i).diffs) > 1)
+    client.get(item_url(cycle, 1))  # the session and the role cache
+
+    def computed(*args, **kwargs):
+        raise AssertionError("computed live")
+
+    monkeypatch.setattr("reviews.selectors.evidence.diff_words", computed)
+    monkeypatch.setattr("reviews.selectors.originals.window_figures", computed)
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(item_url(cycle, item.rank))
+    assert page.status_code == 200
+    assert not [q for q in ctx.captured_queries if "reflexion_cache" in q["sql"]]
+    assert page.context["top_facts"] is not None
+
+
+def test_a_neighbour_whose_text_changed_is_diffed_again(cycle):
+    prepare_cycle(cycle)
+    item = next(i for i in items_of(cycle) if stored(i).diffs)
+    prepared = stored(item).diffs
+    neighbour = neighbour_candidates(item, prepared)[0].reflection
+    neighbour.body = neighbour.body + " Also: page the on-call lead first."
+    neighbour.save(update_fields=["body"])
+
+    again = next(c for c in neighbour_candidates(item, prepared) if c.reflection == neighbour)
+    own, theirs = display_text(item.reflection), display_text(neighbour)
+    assert prepared[neighbour.pk].segments(own, theirs) is None
+    assert (again.item_segments, again.segments) == diff_words(own, theirs)
+    assert any("page the on-call lead" in s.text for s in again.segments if s.changed)
+
+
+def test_the_duplicate_signal_from_the_shown_neighbours_equals_the_one_read_alone(cycle):
+    for item in items_of(cycle):
+        shown = neighbour_candidates(item)
+        assert duplicate_signal(item, shown) == duplicate_signal(item)
 
 
 def test_the_page_asks_for_the_next_items_evidence_in_the_background(cycle, reviewer):
