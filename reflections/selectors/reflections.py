@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from django.db import connection
-from django.db.models import BooleanField, Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import BooleanField, Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import QueryDict
@@ -21,6 +21,7 @@ from reflections.models import (
     Outcome,
     Reflection,
     ReflectionHistory,
+    RetrievalDay,
     RetrievalEvent,
     State,
     TaskInjection,
@@ -39,7 +40,6 @@ from reflections.selectors.injection_audit import (
 from reflections.selectors.policy import (
     ReflectionPolicy,
     reflection_policy,
-    window_stat_aggregates,
 )
 from reflexion_site.keyset import Key
 
@@ -256,17 +256,45 @@ def _retention_rank(as_of: date) -> dict:
 
 
 def _event_figures(reflection: Reflection, author_id: int | None, as_of: date) -> tuple:
-    counted = {
-        "total": Count("id"),
-        "distinct_tasks": Count("task_id", distinct=True),
-        # The decay policy's inputs for this one reflection, in the same aggregate query.
-        **window_stat_aggregates(as_of),
-    }
-    if author_id is not None:
-        counted["cross_agent"] = Count("id", filter=~Q(agent_id=author_id))
-    counts = reflection.retrievals.aggregate(**counted)
+    counts = retrieval_figures(reflection, author_id, as_of)
     injected = latest_injections(reflection.pk, INJECTION_LIMIT)
     return counts, injected, weekly_injections(reflection)  # outcomes per week
+
+
+def retrieval_figures(reflection: Reflection, author_id: int | None, as_of: date) -> dict:
+    """What the reflection page counts over every retrieval of the reflection, and the decay
+    policy's inputs for it at as_of (reflections.selectors.policy.window_stat_aggregates), read
+    from its days in the retrieval rollup (a few hundred rows however often it was retrieved)
+    rather than its events (~36,000 for the most retrieved at 10M events). Two reads stay on the
+    events, each an index range of the reflection: the distinct tasks (the natural key's index
+    holds the task, so nothing else is read) and the newest retrieval's time, on its day."""
+    b = boundaries(as_of)
+    window_day, idle_day, end_day = (
+        b.promote_window_since.date(),
+        b.idle_since.date(),
+        b.end.date(),
+    )
+    days = list(
+        RetrievalDay.objects.filter(reflection_id=reflection.pk).values_list(
+            "day", "retrievals", "cross_agent"
+        )
+    )
+    counts = {
+        "total": sum(n for _, n, _ in days),
+        "policy_window": sum(n for day, n, _ in days if window_day <= day < end_day),
+        "policy_idle": sum(n for day, n, _ in days if idle_day <= day < end_day),
+        "policy_last": None,
+        "distinct_tasks": reflection.retrievals.aggregate(n=Count("task_id", distinct=True))["n"],
+    }
+    if author_id is not None:
+        counts["cross_agent"] = sum(cross for _, _, cross in days)
+    last_day = max((day for day, n, _ in days if n and day < end_day), default=None)
+    if last_day is not None:
+        start = datetime.combine(last_day, datetime.min.time(), tzinfo=UTC)
+        counts["policy_last"] = reflection.retrievals.filter(
+            retrieved_at__gte=start, retrieved_at__lt=start + timedelta(days=1)
+        ).aggregate(last=Max("retrieved_at"))["last"]
+    return counts
 
 
 RUNS_PER_INJECTION = 20

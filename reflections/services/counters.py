@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC
 
 from django.db import connection, models, transaction
 
 from reflections import bulk
 from reflections.models import Outcome, Reflection, RetrievalEvent, TaskInjection, TaskRun
-from reflections.services.rollups import shift_flows
+from reflections.services.rollups import recount_retrieval_day, shift_flows
 
 
 def refresh_retrieval_counters(*, reflection_ids: Iterable[int] | None = None) -> None:
@@ -168,12 +169,14 @@ def recount_useful_of_task(*, task_id: str) -> None:
 
 def count_saved_retrieval(*, event: RetrievalEvent) -> None:
     """A retrieval saved one at a time (the admin, tests): add it to its reflection's useful
-    count and to the flows, as an import would."""
+    count and to the flows and recount its day in the retrieval rollup, as an import would."""
     if TaskRun.objects.filter(task_id=event.task_id, outcome=Outcome.SUCCESS).exists():
         Reflection.objects.filter(pk=event.reflection_id).update(
             useful_retrieval_count=models.F("useful_retrieval_count") + 1
         )
     shift_flows(where="e.id = %s", params=[event.pk], sign=1)
+    day = event.retrieved_at.astimezone(UTC).date()
+    recount_retrieval_day(reflection_id=event.reflection_id, day=day)
 
 
 # Reflection.injection_count (TaskInjection rows) ranks the usefulness page's lift table. Task

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from django.db import connection, models, transaction
 
@@ -229,6 +229,22 @@ def refresh_rollup_after_import(first_new_event: int, created: int) -> str:
     )
     bulk.drop_staging_table(staging)
     return "days"
+
+
+def recount_retrieval_day(*, reflection_id: int, day: date) -> None:
+    """Recount one reflection's one UTC day: after a retrieval saved one at a time (the admin,
+    tests), as an import recounts the days its events fall on."""
+    start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+    RetrievalDay.objects.filter(reflection_id=reflection_id, day=day).delete()
+    bulk.execute(
+        _rollup_insert_sql(
+            where="WHERE e.reflection_id = %s AND e.retrieved_at >= %s AND e.retrieved_at < %s"
+        ),
+        [
+            reflection_id,
+            *map(connection.ops.adapt_datetimefield_value, (start, start + timedelta(days=1))),
+        ],
+    )
 
 
 FLOW_STAGING = "staging_flow"

@@ -75,13 +75,17 @@ def fresh(item: ReviewItem) -> ReviewItem:
 
 
 def day_row(reflection, day: date, retrievals: int, cross: int) -> RetrievalDay:
-    return RetrievalDay.objects.create(
+    """The rollup's day as the test sets it (over what a saved event recounted there)."""
+    row, _ = RetrievalDay.objects.update_or_create(
         reflection=reflection,
-        department=reflection.department,
         day=day,
-        retrievals=retrievals,
-        cross_agent=cross,
+        defaults={
+            "department": reflection.department,
+            "retrievals": retrievals,
+            "cross_agent": cross,
+        },
     )
+    return row
 
 
 def task(agent, finished_at: datetime, outcome: str, *, injected=None, tools=()):

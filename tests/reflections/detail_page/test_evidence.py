@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from bs4 import BeautifulSoup
 from django.db import connection
+from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from reflections.caching import EVENTS, bump_data_version
 from reflections.models import RetrievalEvent
+from reflections.selectors.policy import window_stat_aggregates
+from reflections.selectors.reflections import retrieval_figures
+from reflections.services.rollups import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,
     ReflectionFactory,
@@ -81,6 +85,7 @@ def test_the_retrieval_history_lists_the_latest_200(manager_client, reflection, 
         )
         for i in range(205)
     )
+    refresh_retrieval_rollup()  # as the import that writes events in bulk does
 
     page = soup_of(manager_client.get(detail_url(reflection)))
 
@@ -224,12 +229,13 @@ def test_the_query_count_does_not_grow_with_the_evidence(manager_client, finance
         ReflectionHistoryFactory(reflection=busy, actor=UserFactory())
 
     assert count_queries(manager_client, once) == count_queries(manager_client, busy)
-    # session, user, roles, reflection, retrievals, their counts, injections (the rollup's days,
+    # session, user, roles, reflection, retrievals, their counts (the rollup's days, distinct
+    # tasks, the newest retrieval's time), injections (the rollup's days,
     # the injections' runs, their ends, the newest injections and their runs), their counts,
     # history, scan findings, rubric scores (the injection counts come week by week from the
     # injection audit's one grouped query), and the events' cache on a miss: its version, the
     # read and the database cache's write (count, key, insert), 6 savepoints around them
-    assert count_queries(manager_client, busy) <= 26
+    assert count_queries(manager_client, busy) <= 28
 
 
 def test_what_happened_to_it_is_cached_until_new_events_arrive(manager_client, finance_agent):
@@ -267,3 +273,47 @@ def test_managers_see_the_rubric_scores_and_raters_do_not(manager_client, client
 
     client.force_login(UserFactory(roles=["rater"], departments=[reflection.department]))
     assert "Rubric quality" not in client.get(url).content.decode()
+
+
+def test_the_retrieval_figures_from_the_rollup_equal_a_count_of_the_events(finance_agent):
+    """The page reads its counts and the decay inputs from the daily rollup: the same figures
+    as aggregating every event, at the window edges, with other agents and after as_of."""
+    reflection = ReflectionFactory(agent=finance_agent)
+    other = AgentFactory(name="other-agent")
+    as_of = date(2026, 5, 20)
+    moments = [
+        datetime(2026, 5, 20, 23, 59, 59, tzinfo=UTC),  # as_of's last second
+        datetime(2026, 5, 21, 0, 0, tzinfo=UTC),  # after as_of: counted in total only
+        datetime(2026, 4, 21, 0, 0, tzinfo=UTC),  # the 30-day window's first instant
+        datetime(2026, 4, 20, 23, 59, tzinfo=UTC),
+        datetime(2026, 2, 19, 12, tzinfo=UTC),
+        datetime(2026, 2, 20, 12, tzinfo=UTC),
+        datetime(2025, 12, 1, 8, tzinfo=UTC),
+    ]
+    for i, at in enumerate(moments):
+        agent = other if i % 2 else finance_agent
+        RetrievalEventFactory(
+            reflection=reflection, agent=agent, retrieved_at=at, task_id=f"t{i % 4}"
+        )
+
+    expected = reflection.retrievals.aggregate(
+        total=Count("id"),
+        distinct_tasks=Count("task_id", distinct=True),
+        cross_agent=Count("id", filter=~Q(agent_id=finance_agent.pk)),
+        **window_stat_aggregates(as_of),
+    )
+    assert retrieval_figures(reflection, finance_agent.pk, as_of) == expected
+    assert expected["policy_last"] == moments[0]
+    assert expected["total"] == 7 and expected["distinct_tasks"] == 4
+
+
+def test_a_reflection_never_retrieved_has_no_figures(finance_agent):
+    reflection = ReflectionFactory(agent=finance_agent)
+    figures = retrieval_figures(reflection, None, date(2026, 5, 20))
+    assert figures == {
+        "total": 0,
+        "distinct_tasks": 0,
+        "policy_window": 0,
+        "policy_idle": 0,
+        "policy_last": None,
+    }

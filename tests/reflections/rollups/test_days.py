@@ -39,6 +39,13 @@ from tests.reflections.rollups.support import (
 pytestmark = pytest.mark.django_db
 
 
+def written_in_sql(**fields) -> RetrievalEvent:
+    """A retrieval written past the ORM's save (another tool, a restore): the rollup does not
+    hear of it until a recount. One saved through the ORM recounts its day at once."""
+    (event,) = RetrievalEvent.objects.bulk_create([RetrievalEventFactory.build(**fields)])
+    return event
+
+
 def test_an_import_fills_the_rollup_with_a_recount_of_its_events(workspace):
     append(
         workspace,
@@ -150,7 +157,7 @@ def test_a_large_batch_rebuilds_the_whole_rollup(workspace, monkeypatch):
 
 def test_the_first_import_also_counts_events_written_before_the_rollup_existed(workspace):
     finance = Reflection.objects.get(source_path=FINANCE)
-    RetrievalEventFactory(reflection=finance, retrieved_at=datetime(2026, 5, 2, 8, tzinfo=UTC))
+    written_in_sql(reflection=finance, retrieved_at=datetime(2026, 5, 2, 8, tzinfo=UTC))
     assert not RetrievalDay.objects.exists()
     append(workspace, line(SALES, "2026-05-28T08:03:00Z", "t1"))
 
@@ -197,9 +204,7 @@ def test_a_reflection_that_changes_author_is_recounted(workspace):
 def test_refreshing_from_a_day_rewrites_only_that_day_and_later():
     reflection = ReflectionFactory()
     for day in (1, 2, 3):
-        RetrievalEventFactory(
-            reflection=reflection, retrieved_at=datetime(2026, 5, day, tzinfo=UTC)
-        )
+        written_in_sql(reflection=reflection, retrieved_at=datetime(2026, 5, day, tzinfo=UTC))
     refresh_retrieval_rollup()
     expected = recount()
     RetrievalDay.objects.update(retrievals=99)
@@ -221,9 +226,7 @@ def test_refreshing_from_a_day_rewrites_only_that_day_and_later():
 def test_a_refresh_writes_only_what_drifted():
     reflection = ReflectionFactory()
     for day in (1, 2, 3):
-        RetrievalEventFactory(
-            reflection=reflection, retrieved_at=datetime(2026, 5, day, tzinfo=UTC)
-        )
+        written_in_sql(reflection=reflection, retrieved_at=datetime(2026, 5, day, tzinfo=UTC))
     first = refresh_retrieval_rollup()
     assert (first.rows, first.inserted) == (3, 3)
     RetrievalDay.objects.filter(day=date(2026, 5, 1)).update(retrievals=7)
@@ -244,8 +247,12 @@ def test_a_refresh_writes_only_what_drifted():
 
 
 def test_the_refresh_command_recounts_and_reports(capsys):
-    RetrievalEventFactory(retrieved_at=datetime(2026, 5, 1, 12, tzinfo=UTC))
-    RetrievalEventFactory(retrieved_at=datetime(2026, 5, 2, 12, tzinfo=UTC))
+    written_in_sql(
+        reflection=ReflectionFactory(), retrieved_at=datetime(2026, 5, 1, 12, tzinfo=UTC)
+    )
+    written_in_sql(
+        reflection=ReflectionFactory(), retrieved_at=datetime(2026, 5, 2, 12, tzinfo=UTC)
+    )
 
     call_command("refresh_rollup", "--since", "2026-05-02", "--json")
     assert json.loads(capsys.readouterr().out)["inserted"] == 1
@@ -254,6 +261,23 @@ def test_the_refresh_command_recounts_and_reports(capsys):
     out = capsys.readouterr().out
     assert "every day" in out and "2 rows; 1 inserted, 0 updated, 0 deleted" in out
     assert rollup() == recount()
+
+
+def test_a_retrieval_saved_through_the_orm_is_counted_on_its_day_at_once():
+    author = AgentFactory()
+    reflection = ReflectionFactory(agent=author)
+    RetrievalEventFactory(
+        reflection=reflection, retrieved_at=datetime(2026, 5, 1, 23, 59, tzinfo=UTC)
+    )
+    RetrievalEventFactory(reflection=reflection, retrieved_at=datetime(2026, 5, 2, tzinfo=UTC))
+    RetrievalEventFactory(
+        reflection=reflection,
+        agent=AgentFactory(),
+        retrieved_at=datetime(2026, 5, 2, 9, tzinfo=UTC),
+    )
+
+    assert rollup() == recount()
+    assert days_of(reflection.source_path) == {date(2026, 5, 1): (1, 0), date(2026, 5, 2): (2, 1)}
 
 
 def test_the_daily_run_recounts_the_decay_window_before_decay():
