@@ -147,8 +147,12 @@ class Reflection(models.Model):
             models.Index(fields=["content_hash"], name="refl_content_hash"),
             # Logs reference heuristics by bare scenario_id.
             models.Index(fields=["external_id"], name="refl_external_id"),
-            # Filters by agent (retention is per agent, newest first).
-            models.Index(fields=["agent", "-created_at"], name="refl_agent_created"),
+            # Filters by agent (retention is per agent, newest first). With the id and the
+            # state in the index, the reflection page counts an agent's place in retention
+            # from the index alone (PostgreSQL; SQLite ignores INCLUDE).
+            models.Index(
+                fields=["agent", "-created_at", "-id"], include=["state"], name="refl_agent_rank"
+            ),
             # Memory-health counts per state within a department.
             models.Index(fields=["state", "department"], name="refl_state_dept"),
             # Dashboards count reflections by department, state, kind and week written, and

@@ -17,6 +17,7 @@ from reflections.models import InjectionOutcomeDay, Reflection, TaskInjection, T
 from reflections.selectors.injection_audit import weekly_injections, weekly_injections_from_runs
 from reflections.selectors.reflections import latest_injections
 from reflections.selectors.tasks import injected_weeks, injected_weeks_from_runs
+from reflections.services.counters import refresh_injection_counters
 from reflections.services.injection_rollup import refresh_injection_outcome_days
 from reflections.services.task_rollup import refresh_task_outcome_days
 from reviews.models import ReviewCycle
@@ -36,7 +37,8 @@ def world():
 
 
 def _store(agent, reflections, tasks) -> None:
-    """Tasks and injections written in bulk (no signals), then the rollups recounted whole."""
+    """Tasks and injections written in bulk (no signals), then the rollups and the injection
+    counters recounted whole."""
     TaskRun.objects.all().delete()
     runs = TaskRun.objects.bulk_create(
         TaskRun(
@@ -56,6 +58,7 @@ def _store(agent, reflections, tasks) -> None:
     )
     refresh_injection_outcome_days()
     refresh_task_outcome_days()
+    refresh_injection_counters()
 
 
 TASKS = st.lists(
@@ -173,11 +176,27 @@ def test_a_reflections_latest_injections_are_the_newest_runs_whatever_the_rollup
         assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
             reflection
         )
-    # A rollup that disagrees with the runs (a row saved outside the imports) changes nothing.
-    InjectionOutcomeDay.objects.filter(pk__in=InjectionOutcomeDay.objects.values("pk")[:2]).update(
-        tasks=99
-    )
-    for reflection in reflections:
-        assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
-            reflection
-        )
+    # A rollup that disagrees with the runs (a row saved outside the imports), counting more
+    # or fewer than there are, changes nothing.
+    for wrong in (99, 0):
+        InjectionOutcomeDay.objects.filter(
+            pk__in=InjectionOutcomeDay.objects.order_by("-day").values("pk")[:2]
+        ).update(tasks=wrong)
+        for reflection in reflections:
+            assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
+                reflection
+            )
+
+
+def test_the_latest_injections_read_one_batch_when_runs_arrive_in_order(world):
+    agent, reflections = world
+    _store(agent, reflections, [(d * 60, OUTCOMES[d % 3], {0}) for d in range(300)])
+
+    with CaptureQueriesContext(connection) as captured:
+        newest = latest_injections(reflections[0].pk, 5)
+
+    assert len(newest) == 5
+    injection_reads = [
+        q for q in captured.captured_queries if "reflections_taskinjection" in q["sql"]
+    ]
+    assert len(injection_reads) == 1
