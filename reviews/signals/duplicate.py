@@ -11,6 +11,7 @@ and never when both are dated and name different days.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from reviews.policies import preferred_original
 from reviews.selectors.signal_facts import Twin
@@ -39,6 +40,7 @@ OPENERS = frozenset(
 _SPECIFIC = re.compile(r"\b(?:\d[\d,.:]*\d|\d|[A-Z][a-zA-Z]+(?:[- ][A-Z][a-zA-Z]+)*)\b")
 
 
+@lru_cache(maxsize=4096)  # the reviewed text is read against each neighbour
 def specifics(text: str) -> frozenset[str]:
     """Dates, figures and proper names: "3 December", numbers, and capitalised words not
     opening a sentence."""

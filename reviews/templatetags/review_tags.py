@@ -9,6 +9,17 @@ register = template.Library()
 
 
 @register.filter
+def diff_marks(segments) -> str:
+    """A diffed text as HTML, changed runs in <mark>: each segment escaped (one filter call
+    instead of a template loop over hundreds of segments)."""
+    return format_html_join(
+        "",
+        "{}",
+        ((format_html("<mark>{}</mark>", s.text) if s.changed else s.text,) for s in segments),
+    )
+
+
+@register.filter
 def hours(seconds) -> str:
     """Effort as people say it: "0 h", "0.4 h", "12.5 h"."""
     value = (seconds or 0) / 3600

@@ -157,3 +157,24 @@ def test_render_sections_renders_each_body_and_keeps_headings_as_plain_text():
     assert BeautifulSoup(sections[1].html, "html.parser").find("script") is None
     assert sections[2].html == ""
     assert not isinstance(sections[0].heading, SafeString)
+
+
+def test_each_text_is_rendered_as_if_it_were_the_first():
+    """One converter per thread is reused: what a text defines (a footnote) must not leak
+    into the next text."""
+    first = render_markdown("See[^1].\n\n[^1]: a note kept in the first text")
+    second = render_markdown("See[^1].")
+
+    assert "a note kept in the first text" in first
+    assert "a note kept" not in second and "<ol>" not in second
+    assert second == render_markdown("See[^1].")
+
+
+def test_a_text_is_rendered_the_same_in_another_thread():
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = "# Lesson\n\n- check the **ledger**\n- then <script>alert(1)</script> reply"
+    with ThreadPoolExecutor(4) as pool:
+        results = set(pool.map(render_markdown, [text] * 8))
+    assert results == {render_markdown(text)}
+    assert "<script>" not in render_markdown(text)
