@@ -1,5 +1,6 @@
 """Gunicorn's settings for every way the app is served (`make demo`, bench/load.py, production):
-gunicorn reads this file from the working directory. Knobs: WEB_WORKERS, WEB_THREADS.
+gunicorn reads this file from the working directory. Knobs: WEB_WORKERS, WEB_THREADS,
+WEB_TIMEOUT, WEB_KEEPALIVE.
 
 Threaded workers (gthread): a page spends part of its time waiting on the database; with
 threads, the same two worker processes render another request meanwhile, so a burst of users
@@ -14,3 +15,8 @@ workers = int(os.environ.get("WEB_WORKERS", "2"))
 threads = int(os.environ.get("WEB_THREADS", "4"))
 worker_class = "gthread" if threads > 1 else "sync"
 timeout = int(os.environ.get("WEB_TIMEOUT", "120"))
+# How long an idle keep-alive connection stays open. Gunicorn's default (2 s) closes it while
+# a browser or proxy may be sending the next request on it, which the client sees as a dropped
+# connection (bench/load.py met one at 20 users when pages took over 2 s); a proxy's upstream
+# pool or a browser keeps connections for longer than that, so the server should too.
+keepalive = int(os.environ.get("WEB_KEEPALIVE", "75"))
