@@ -26,6 +26,13 @@ class RetrievalDay(models.Model):
             models.UniqueConstraint(fields=["reflection", "day"], name="retrieval_day_unique"),
         ]
         indexes = [
+            # The reflection page reads every day of one reflection: the counts come from the
+            # index alone, not from a heap page per day (days are stored as they arrive).
+            models.Index(
+                fields=["reflection", "day"],
+                include=["retrievals", "cross_agent"],
+                name="retrieval_day_counts",
+            ),
             # Health page, review cycles: one department's days in a window.
             models.Index(fields=["department", "day"], name="retrieval_day_dept"),
             # Decay: every reflection's recent days.
@@ -155,6 +162,14 @@ class InjectionOutcomeDay(models.Model):
         constraints = [
             # Its index serves every read: one reflection's (or a few's) days in a window.
             models.UniqueConstraint(fields=["reflection", "day"], name="injection_outcome_unique"),
+        ]
+        indexes = [
+            # The reflection page reads every day of one reflection, from the index alone.
+            models.Index(
+                fields=["reflection", "day"],
+                include=["tasks", "successes", "partials", "failures"],
+                name="injection_outcome_counts",
+            ),
         ]
 
     def __str__(self) -> str:
