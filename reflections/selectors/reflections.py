@@ -259,12 +259,56 @@ def _retention_rank(as_of: date) -> dict:
 
 
 def _event_figures(reflection: Reflection, author_id: int | None, as_of: date) -> tuple:
-    counts = retrieval_figures(reflection, author_id, as_of)
+    days = _retrieval_days(reflection)
+    counts = retrieval_figures(reflection, author_id, as_of, days=days)
+    recent = latest_retrievals(reflection, author_id, RETRIEVAL_HISTORY_LIMIT, days=days)
     injected = latest_injections(reflection.pk, INJECTION_LIMIT)
-    return counts, injected, weekly_injections(reflection)  # outcomes per week
+    return counts, recent, injected, weekly_injections(reflection)  # outcomes per week
 
 
-def retrieval_figures(reflection: Reflection, author_id: int | None, as_of: date) -> dict:
+def _retrieval_days(reflection: Reflection) -> list[tuple[date, int, int]]:
+    """(day, retrievals, cross-agent) of each day the reflection was retrieved on."""
+    return list(
+        RetrievalDay.objects.filter(reflection_id=reflection.pk).values_list(
+            "day", "retrievals", "cross_agent"
+        )
+    )
+
+
+def latest_retrievals(
+    reflection: Reflection, author_id: int | None, limit: int, *, days=None
+) -> list[RetrievalEvent]:
+    """The reflection's `limit` newest retrievals, each with its task's outcome. Read from the
+    day the rollup says the newest `limit` begin, so that only the partitions (months) from
+    then on are searched; should that read find fewer (a rollup behind its events), from the
+    beginning. Either way the answer is the newest `limit`: any retrieval before that day is
+    older than every one read."""
+    days = _retrieval_days(reflection) if days is None else days
+    seen, since = 0, None
+    for day, n, _ in sorted(days, reverse=True):
+        if seen >= limit:
+            break
+        seen, since = seen + n, day
+    task_outcome = TaskRun.objects.filter(task_id=OuterRef("task_id")).values("outcome")[:1]
+    newest = (
+        reflection.retrievals.select_related("agent")
+        .annotate(task_outcome=Subquery(task_outcome))
+        .order_by("-retrieved_at", "-id")
+    )
+    recent = []
+    if since is not None and seen >= limit:
+        start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
+        recent = list(newest.filter(retrieved_at__gte=start)[:limit])
+    if len(recent) < limit:
+        recent = list(newest[:limit])
+    for event in recent:
+        event.is_cross_agent = author_id is not None and event.agent_id != author_id
+    return recent
+
+
+def retrieval_figures(
+    reflection: Reflection, author_id: int | None, as_of: date, *, days=None
+) -> dict:
     """What the reflection page counts over every retrieval of the reflection, and the decay
     policy's inputs for it at as_of (reflections.selectors.policy.window_stat_aggregates), read
     from its days in the retrieval rollup (a few hundred rows however often it was retrieved)
@@ -277,11 +321,7 @@ def retrieval_figures(reflection: Reflection, author_id: int | None, as_of: date
         b.idle_since.date(),
         b.end.date(),
     )
-    days = list(
-        RetrievalDay.objects.filter(reflection_id=reflection.pk).values_list(
-            "day", "retrievals", "cross_agent"
-        )
-    )
+    days = _retrieval_days(reflection) if days is None else days
     counts = {
         "total": sum(n for _, n, _ in days),
         "policy_window": sum(n for day, n, _ in days if window_day <= day < end_day),
@@ -378,22 +418,13 @@ def reflection_detail(*, user, pk: int, as_of: date | None = None) -> Reflection
         and reflection.created_at < boundaries(as_of).end
     )
     reflection.retention_position = reflection.retention_ahead + 1 if ranked else None
-    retrievals = reflection.retrievals.all()
-
-    task_outcome = TaskRun.objects.filter(task_id=OuterRef("task_id")).values("outcome")[:1]
-    recent = list(
-        retrievals.select_related("agent")
-        .annotate(task_outcome=Subquery(task_outcome))
-        .order_by("-retrieved_at", "-id")[:RETRIEVAL_HISTORY_LIMIT]
-    )
     author_id = reflection.agent_id
-    for event in recent:
-        event.is_cross_agent = author_id is not None and event.agent_id != author_id
-    # What happened to it (counts over all its retrievals, its injections week by week) reads
-    # every event of the reflection: ~0.5 s for the most retrieved at 10M events. Cached under
-    # the events' version, which imports and recounts bump and verdicts do not.
-    counts, injected, weekly = cached(
-        "reflection-events",
+    # What happened to it (its newest retrievals and injections, counts over all of them, its
+    # injections week by week) is read from the rollups' days and index ranges of the
+    # reflection; cached under the events' version, which imports and recounts bump and
+    # verdicts do not.
+    counts, recent, injected, weekly = cached(
+        "reflection-evidence",  # (counts, retrievals, injections, weeks)
         (reflection.pk, author_id, as_of),
         lambda: _event_figures(reflection, author_id, as_of),
         name=EVENTS,

@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from reflections.caching import EVENTS, bump_data_version
-from reflections.models import RetrievalEvent
+from reflections.models import RetrievalDay, RetrievalEvent
 from reflections.selectors.policy import window_stat_aggregates
-from reflections.selectors.reflections import retrieval_figures
+from reflections.selectors.reflections import latest_retrievals, retrieval_figures
 from reflections.services.rollups import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,
@@ -317,3 +317,30 @@ def test_a_reflection_never_retrieved_has_no_figures(finance_agent):
         "policy_idle": 0,
         "policy_last": None,
     }
+
+
+def test_the_newest_retrievals_are_the_newest_whatever_the_rollup_says(finance_agent):
+    reflection = ReflectionFactory(agent=finance_agent)
+    RetrievalEvent.objects.bulk_create(
+        RetrievalEvent(
+            reflection=reflection,
+            agent=finance_agent,
+            task_id=f"t-{i}",
+            retrieved_at=T0 + timedelta(hours=7 * i),
+        )
+        for i in range(60)
+    )
+
+    def newest(limit: int) -> list[str]:
+        return [e.task_id for e in latest_retrievals(reflection, finance_agent.pk, limit)]
+
+    expected = [f"t-{i}" for i in range(59, 44, -1)]
+    assert newest(15) == expected  # no rollup yet: read from the beginning
+    refresh_retrieval_rollup()
+    assert newest(15) == expected  # from the day the newest 15 begin
+    # A rollup that counts more on its newest days than there are events, or less.
+    for wrong in (40, 0):
+        RetrievalDay.objects.filter(
+            pk__in=RetrievalDay.objects.order_by("-day").values("pk")[:2]
+        ).update(retrievals=wrong)
+        assert newest(15) == expected
