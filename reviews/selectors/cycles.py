@@ -76,38 +76,31 @@ class Neighbours:
     done: int
 
 
-def queue_position(cycle: ReviewCycle, reviewer, rank: int) -> Neighbours:
-    """Where an item sits in its reviewer's queue: one query over at most ~100 small rows."""
-    return queue_rows(cycle, reviewer).position(rank)
-
-
 @dataclass(frozen=True)
 class QueueRows:
-    """A reviewer's queue as (rank, verdict) rows, to place any of its items without reading
-    it again."""
+    """A reviewer's queue as (rank, verdict) rows: one query over at most ~100 small rows,
+    enough to place any of its items without reading it again."""
 
     rows: list[tuple[int, str]]
 
     def position(self, rank: int) -> Neighbours:
-        return _position(self.rows, rank)
+        """Where the item of this rank sits in the queue."""
+        rows = self.rows
+        ranks = [r for r, _ in rows]
+        i = ranks.index(rank) if rank in ranks else 0
+        open_after = [r for r, v in rows[i + 1 :] + rows[: i + 1] if not v and r != rank]
+        return Neighbours(
+            previous=ranks[i - 1] if i > 0 else None,
+            next=ranks[i + 1] if i + 1 < len(ranks) else None,
+            next_open=open_after[0] if open_after else None,
+            position=i + 1,
+            total=len(ranks),
+            done=sum(1 for _, v in rows if v),
+        )
 
 
 def queue_rows(cycle: ReviewCycle, reviewer) -> QueueRows:
     return QueueRows(list(queue(cycle, reviewer).values_list("rank", "verdict")))
-
-
-def _position(rows: list[tuple[int, str]], rank: int) -> Neighbours:
-    ranks = [r for r, _ in rows]
-    i = ranks.index(rank) if rank in ranks else 0
-    open_after = [r for r, v in rows[i + 1 :] + rows[: i + 1] if not v and r != rank]
-    return Neighbours(
-        previous=ranks[i - 1] if i > 0 else None,
-        next=ranks[i + 1] if i + 1 < len(ranks) else None,
-        next_open=open_after[0] if open_after else None,
-        position=i + 1,
-        total=len(ranks),
-        done=sum(1 for _, v in rows if v),
-    )
 
 
 @dataclass
