@@ -14,7 +14,7 @@ from django.urls import reverse
 from reflections.caching import EVENTS, bump_data_version
 from reflections.models import RetrievalDay, RetrievalEvent
 from reflections.selectors.policy import window_stat_aggregates
-from reflections.selectors.reflections import latest_retrievals, retrieval_figures
+from reflections.selectors.reflection_events import latest_retrievals, retrieval_figures
 from reflections.services.rollups import refresh_retrieval_rollup
 from tests.factories import (
     AgentFactory,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from insights.selectors.usefulness import lift_table
 from reflections.models import InjectionOutcomeDay, Reflection, TaskInjection, TaskRun
 from reflections.selectors.injection_audit import weekly_injections, weekly_injections_from_runs
-from reflections.selectors.reflections import latest_injections
+from reflections.selectors.reflection_events import latest_injections
 from reflections.selectors.tasks import injected_weeks, injected_weeks_from_runs
 from reflections.services.counters import refresh_injection_counters
 from reflections.services.injection_rollup import refresh_injection_outcome_days
