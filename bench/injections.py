@@ -60,6 +60,7 @@ def measure(args, connection, CaptureQueriesContext) -> None:
     from reflections.models import Neighbour, Reflection
     from reflections.selectors import reflections as detail_selectors
     from reflections.selectors.injection_audit import weekly_injections
+    from reflections.selectors.reflection_events import event_figures
     from reflections.selectors.reflections import reflection_detail
     from reviews.models import ReviewCycle, ReviewItem
     from reviews.selectors.evidence import lifts_by_reflection
@@ -92,8 +93,8 @@ def measure(args, connection, CaptureQueriesContext) -> None:
         "reflection_detail (whole, first view)": [
             (lambda r=r: reflection_detail(user=user, pk=r.pk)) for r in injected
         ],
-        "  its event figures (_event_figures)": [
-            (lambda r=r: detail_selectors._event_figures(r, r.agent_id, as_of)) for r in injected
+        "  its event figures (event_figures)": [
+            (lambda r=r: event_figures(r, r.agent_id, as_of)) for r in injected
         ],
         "  its injection audit (weekly_injections)": [
             (lambda r=r: weekly_injections(r)) for r in injected
