@@ -4,6 +4,7 @@ reflection so that the page's work does not grow with the event tables (issue 14
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import Count, Max, OuterRef, Subquery
@@ -40,6 +41,17 @@ def _retrieval_days(reflection: Reflection) -> list[tuple[date, int, int]]:
     )
 
 
+def newest_begin(days: Iterable[tuple[date, int]], limit: int) -> tuple[int, date | None]:
+    """From (day, count) rows of a daily rollup: the day on which the newest `limit` begin,
+    and how many there are from that day on (at least `limit`, unless there are fewer in all)."""
+    seen, since = 0, None
+    for day, n in sorted(days, reverse=True):
+        if seen >= limit:
+            break
+        seen, since = seen + n, day
+    return seen, since
+
+
 def latest_retrievals(
     reflection: Reflection, author_id: int | None, limit: int, *, days=None
 ) -> list[RetrievalEvent]:
@@ -49,11 +61,7 @@ def latest_retrievals(
     beginning. Either way the answer is the newest `limit`: any retrieval before that day is
     older than every one read."""
     days = _retrieval_days(reflection) if days is None else days
-    seen, since = 0, None
-    for day, n, _ in sorted(days, reverse=True):
-        if seen >= limit:
-            break
-        seen, since = seen + n, day
+    seen, since = newest_begin(((day, n) for day, n, _ in days), limit)
     task_outcome = TaskRun.objects.filter(task_id=OuterRef("task_id")).values("outcome")[:1]
     newest = (
         reflection.retrievals.select_related("agent")
@@ -112,21 +120,18 @@ def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
     runs by their end hoping to meet the reflection's: 0.1-6 s for a reflection injected
     into 30,000 tasks among 2.3M runs. Instead the rollup tells on which day the newest
     `limit` begin and how many injections finished from that day on; the reflection's own
-    injections are then read by its index, newest run first (runs are stored about in the
-    order they finished, so this is usually one batch), their runs by primary key, until that
-    many have been met. The answer does not depend on that order: a late-imported old run is
-    read later, and the reading goes on until every injection from that day on is in hand.
+    injections are then read by its index, newest run first, keys only, their runs' ends by
+    primary key, until that many have been met: runs are stored roughly in the order they
+    finished, so one to three batches at the large scale. The answer does not depend on that
+    order: a late-imported old run is read later, and the reading goes on until every
+    injection from that day on is in hand.
     Should the rollup disagree with the injections (its total is checked against the
     reflection's own injection counter), every injection is read instead."""
-    total, seen, since = 0, 0, None
-    for day, tasks in (
-        InjectionOutcomeDay.objects.filter(reflection_id=reflection_id)
-        .order_by("-day")
-        .values_list("day", "tasks")
-    ):
-        total += tasks
-        if seen < limit:
-            seen, since = seen + tasks, day
+    days = list(
+        InjectionOutcomeDay.objects.filter(reflection_id=reflection_id).values_list("day", "tasks")
+    )
+    total = sum(tasks for _, tasks in days)
+    seen, since = newest_begin(days, limit)
     counted = Reflection.objects.filter(pk=reflection_id).values_list("injection_count", flat=True)
     trusted = since is not None and seen >= limit and total == counted.first()
     start = datetime.combine(since, datetime.min.time(), tzinfo=UTC) if trusted else None

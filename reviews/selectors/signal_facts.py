@@ -126,6 +126,19 @@ class Twin:
     task: str = ""  # the task it reflects on ("" when unknown)
 
 
+# What a Twin is made of, beside the similarity.
+TWIN_FIELDS = (
+    "source_path",
+    "state",
+    "created_at",
+    "retrieval_count",
+    "title",
+    "body",
+    "kind",
+    "task_id",
+)
+
+
 def _twin(reflection: Reflection, similarity: float, key: str) -> Twin:
     return Twin(
         key=key,
@@ -149,22 +162,7 @@ def duplicate_cluster(item: ReviewItem, *, similarity: float) -> list[Twin]:
         .exclude(neighbour__state="quarantined")
         .exclude(neighbour__created_at__gte=item.cycle.window_end)
         .select_related("neighbour")
-        .only(
-            "similarity",
-            *(
-                f"neighbour__{name}"
-                for name in (
-                    "source_path",
-                    "state",
-                    "created_at",
-                    "retrieval_count",
-                    "title",
-                    "body",
-                    "kind",
-                    "task_id",
-                )
-            ),
-        )
+        .only("similarity", *(f"neighbour__{name}" for name in TWIN_FIELDS))
         .order_by("rank", "neighbour_id")
     )
     own = _twin(reflection, 1.0, reflection.shown_path)
