@@ -1,9 +1,12 @@
 """Deep pages cost what page 1 costs: the reflection list's last page against its first.
 
 For each sort (and one department), the first page, a page deep in the middle (a jump) and
-the last page are rendered in turn, interleaved, as a manager through Django's test client, and
-the p95 of each is printed with its ratio to the first page's p95 in the same run (target:
-last ÷ first ≤ 1.5). Run it on a database loaded by bench/import.py (the large workspace).
+the last page are rendered in turn; then the reflection page's long tables (the retrievals of
+the most retrieved reflection, the injections of the most injected), their first page and
+their last as "Older" fetches them (htmx rows). Interleaved, as a manager through Django's
+test client; the p95 of each is printed with its ratio to the first page's p95 in the same
+run (target: last ÷ first ≤ 1.5). Run it on a database loaded by bench/import.py (the large
+workspace).
 
 Usage:
 
@@ -18,6 +21,16 @@ import time
 from common import DEFAULT_SERVER, percentile, setup_django
 
 TARGET = 1.5
+HTMX = {"HTTP_HX_REQUEST": "true"}  # the list's results and the tables' rows, as swapped in
+
+
+def _list_pages(query: str, middle) -> dict[str, str]:
+    pages = {
+        "first": f"/reflections/?{query}",
+        "middle": f"/reflections/?{query}&from={middle:%Y-%m-%d}" if not query else None,
+        "last": f"/reflections/?{query}&last=1",
+    }
+    return {k: v for k, v in pages.items() if v}
 
 
 def main() -> None:
@@ -36,7 +49,9 @@ def main() -> None:
     from django.db.models import Count
     from django.test import Client
 
-    from reflections.models import Reflection
+    from reflections.models import Reflection, RetrievalEvent, TaskInjection
+    from reflections.selectors.reflection_events import INJECTION_PAGE, RETRIEVAL_PAGE
+    from reflexion_site import keyset
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE reflections_reflection")
@@ -59,23 +74,34 @@ def main() -> None:
         "recently retrieved": "sort=-last_retrieved_at",
         f"department {slug}": f"department={slug}",
     }
+    lists = {name: _list_pages(query, middle) for name, query in lists.items()}
+    retrieved = Reflection.objects.order_by("-retrieval_count").first()
+    injected = Reflection.objects.order_by("-injection_count").first()
+    for name, reflection, kind, rows, keys in (
+        ("retrievals", retrieved, "retrievals", RetrievalEvent, ("retrieved_at", "id")),
+        ("injections", injected, "injections", TaskInjection, ("finished_at", "id")),
+    ):
+        mine = rows.objects.filter(reflection=reflection).order_by(*(f"-{k}" for k in keys))
+        n = mine.count()
+        # The cursor "Older" would carry to the last page: the row just before it.
+        size = RETRIEVAL_PAGE if kind == "retrievals" else INJECTION_PAGE
+        before_last = mine.values_list(*keys)[max((n - 1) // size * size - 1, 0)]
+        url = f"/reflections/{reflection.pk}/{kind}/"
+        lists[f"{name} of #{reflection.pk} ({n:,})"] = {
+            "first": url,
+            "last": f"{url}?after={keyset.cursor_of(list(before_last))}",
+        }
     print(f"{total:,} reflections; {args.runs} renders of each page, interleaved")
     print(f"\n{'list':<28} {'page':<8} {'p50 ms':>8} {'p95 ms':>8} {'÷ first p95':>12}")
     worst = 0.0
-    for name, query in lists.items():
-        pages = {
-            "first": f"/reflections/?{query}",
-            "middle": f"/reflections/?{query}&from={middle:%Y-%m-%d}" if not query else None,
-            "last": f"/reflections/?{query}&last=1",
-        }
-        pages = {k: v for k, v in pages.items() if v}
+    for name, pages in lists.items():
         times: dict[str, list[float]] = {k: [] for k in pages}
         for url in pages.values():  # warm the caches once
-            assert client.get(url).status_code == 200, url
+            assert client.get(url, **HTMX).status_code == 200, url
         for _ in range(args.runs):
             for page, url in pages.items():
                 started = time.perf_counter()
-                client.get(url)
+                client.get(url, **HTMX)
                 times[page].append(time.perf_counter() - started)
         first = percentile(times["first"], 95)
         for page, values in times.items():

@@ -27,7 +27,11 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     changed, then queue tomorrow's run."""
     from reflections.policies import DEFAULT_CONFIG as config
     from reflections.services.active_set import refresh_active_set
-    from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
+    from reflections.services.counters import (
+        refresh_injection_counters,
+        refresh_injection_finish_times,
+        refresh_useful_counters,
+    )
     from reflections.services.injection_rollup import refresh_injection_outcome_days
     from reflections.services.maintenance import vacuum_rewritten
     from reflections.services.neighbours import refresh_neighbours, stale_departments
@@ -57,6 +61,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
         refresh_retrieval_flows()
         refresh_useful_counters()
         refresh_injection_counters()
+        refresh_injection_finish_times()
         refresh_injection_outcome_days()
         # Task outcomes per day, recounted whole like the flows (a task changed or deleted
         # in the admin); a grouped scan of the task runs.

@@ -9,6 +9,18 @@ memory = (
     [
         path("", views.reflection_list, name="list"),
         path("<int:pk>/", views.reflection_detail, name="detail"),
+        path(
+            "<int:pk>/retrievals/",
+            views.reflection_events,
+            {"kind": "retrievals"},
+            name="retrievals",
+        ),
+        path(
+            "<int:pk>/injections/",
+            views.reflection_events,
+            {"kind": "injections"},
+            name="injections",
+        ),
         path("health/", health.memory_health, name="health"),
         path("health/<slug:slug>/", health.memory_health, name="health-department"),
         path("retention/", health.retention, name="retention"),

@@ -1,6 +1,6 @@
 """What happened to one reflection, as its page shows it: counts over every retrieval, its
-newest retrievals and injections, read from the rollups' days and index ranges of the
-reflection so that the page's work does not grow with the event tables (issue 14)."""
+newest retrievals and injections a page at a time, read from the rollups' days and index
+ranges of the reflection so that the page's work does not grow with the event tables."""
 
 from __future__ import annotations
 
@@ -9,27 +9,43 @@ from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import Count, Max, OuterRef, Subquery
 
+from reflections import access
 from reflections.models import (
-    InjectionOutcomeDay,
     Reflection,
     RetrievalDay,
-    RetrievalEvent,
     TaskInjection,
     TaskRun,
 )
 from reflections.policies import boundaries
 from reflections.selectors.injection_audit import weekly_injections
+from reflexion_site import keyset
+from reflexion_site.keyset import Key
 
-RETRIEVAL_HISTORY_LIMIT = 200
-INJECTION_LIMIT = 100
+# The reflection page shows this many of each, newest first; older ones a page at a time.
+RETRIEVAL_PAGE = 50
+INJECTION_PAGE = 25
+RETRIEVAL_KEYS = (Key("retrieved_at"), Key("id"))
+INJECTION_KEYS = (Key("finished_at"), Key("id"))
 
 
 def event_figures(reflection: Reflection, author_id: int | None, as_of: date) -> tuple:
     days = _retrieval_days(reflection)
     counts = retrieval_figures(reflection, author_id, as_of, days=days)
-    recent = latest_retrievals(reflection, author_id, RETRIEVAL_HISTORY_LIMIT, days=days)
-    injected = latest_injections(reflection.pk, INJECTION_LIMIT)
-    return counts, recent, injected, weekly_injections(reflection)  # outcomes per week
+    retrievals = retrieval_page(reflection, author_id, days=days)
+    injections = injection_page(reflection.pk)
+    return counts, retrievals, injections, weekly_injections(reflection)  # outcomes per week
+
+
+def older_events(*, user, pk: int, kind: str, after: str | None) -> tuple[Reflection, keyset.Page]:
+    """A page of one reflection's "retrievals" or "injections" after the cursor `after`, for
+    whoever may see the reflection (404 hides the rest; keyset.BadCursor for a cursor that is
+    not one of this order's)."""
+    reflection = access.get_reflection_for_user(
+        user, pk, queryset=Reflection.objects.select_related("department")
+    )
+    if kind == "retrievals":
+        return reflection, retrieval_page(reflection, reflection.agent_id, after=after)
+    return reflection, injection_page(reflection.pk, after=after)
 
 
 def _retrieval_days(reflection: Reflection) -> list[tuple[date, int, int]]:
@@ -52,31 +68,39 @@ def newest_begin(days: Iterable[tuple[date, int]], limit: int) -> tuple[int, dat
     return seen, since
 
 
-def latest_retrievals(
-    reflection: Reflection, author_id: int | None, limit: int, *, days=None
-) -> list[RetrievalEvent]:
-    """The reflection's `limit` newest retrievals, each with its task's outcome. Read from the
-    day the rollup says the newest `limit` begin, so that only the partitions (months) from
-    then on are searched; should that read find fewer (a rollup behind its events), from the
-    beginning. Either way the answer is the newest `limit`: any retrieval before that day is
-    older than every one read."""
-    days = _retrieval_days(reflection) if days is None else days
-    seen, since = newest_begin(((day, n) for day, n, _ in days), limit)
+def retrieval_page(
+    reflection: Reflection,
+    author_id: int | None,
+    *,
+    after: str | None = None,
+    size: int = RETRIEVAL_PAGE,
+    days=None,
+) -> keyset.Page:
+    """A page of the reflection's retrievals, newest first, each with its task's outcome: the
+    newest `size`, or the `size` before the cursor `after` (keyset.BadCursor if it is not
+    one of this order's). Every page is a range of the natural key's (reflection,
+    retrieved_at) index. The first is read from the day the rollup says its rows begin, so
+    that only the partitions (months) from then on are searched; should that read come short
+    (a rollup behind its events), from the beginning: any retrieval before that day is older
+    than every one read."""
     task_outcome = TaskRun.objects.filter(task_id=OuterRef("task_id")).values("outcome")[:1]
-    newest = (
-        reflection.retrievals.select_related("agent")
-        .annotate(task_outcome=Subquery(task_outcome))
-        .order_by("-retrieved_at", "-id")
+    newest = reflection.retrievals.select_related("agent").annotate(
+        task_outcome=Subquery(task_outcome)
     )
-    recent = []
-    if since is not None and seen >= limit:
-        start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
-        recent = list(newest.filter(retrieved_at__gte=start)[:limit])
-    if len(recent) < limit:
-        recent = list(newest[:limit])
-    for event in recent:
+    page = None
+    if after is None:
+        days = _retrieval_days(reflection) if days is None else days
+        # One more than the page, so that the page knows whether older ones follow.
+        seen, since = newest_begin(((day, n) for day, n, _ in days), size + 1)
+        if since is not None and seen > size:
+            start = datetime.combine(since, datetime.min.time(), tzinfo=UTC)
+            page = keyset.page(newest.filter(retrieved_at__gte=start), RETRIEVAL_KEYS, size=size)
+            page = None if page.is_last else page
+    if page is None:
+        page = keyset.page(newest, RETRIEVAL_KEYS, size=size, after=after)
+    for event in page.rows:
         event.is_cross_agent = author_id is not None and event.agent_id != author_id
-    return recent
+    return page
 
 
 def retrieval_figures(
@@ -113,60 +137,14 @@ def retrieval_figures(
     return counts
 
 
-def latest_injections(reflection_id: int, limit: int) -> list[TaskInjection]:
-    """The reflection's `limit` injections whose tasks finished last, newest first.
-
-    Joined and sorted in SQL, the planner either reads every injection's run or walks the
-    runs by their end hoping to meet the reflection's: 0.1-6 s for a reflection injected
-    into 30,000 tasks among 2.3M runs. Instead the rollup tells on which day the newest
-    `limit` begin and how many injections finished from that day on; the reflection's own
-    injections are then read by its index, newest run first, keys only, their runs' ends by
-    primary key, until that many have been met: runs are stored roughly in the order they
-    finished, so one to three batches at the large scale. The answer does not depend on that
-    order: a late-imported old run is read later, and the reading goes on until every
-    injection from that day on is in hand.
-    Should the rollup disagree with the injections (its total is checked against the
-    reflection's own injection counter), every injection is read instead."""
-    days = list(
-        InjectionOutcomeDay.objects.filter(reflection_id=reflection_id).values_list("day", "tasks")
+def injection_page(
+    reflection_id: int, *, after: str | None = None, size: int = INJECTION_PAGE
+) -> keyset.Page:
+    """A page of the tasks the reflection was injected into, the last finished first: the
+    newest `size`, or the `size` before the cursor `after`. One range of the (reflection,
+    finished_at, id) index, whatever the number of its tasks (each injection carries its
+    run's finished_at)."""
+    injections = TaskInjection.objects.filter(reflection_id=reflection_id).select_related(
+        "task_run__agent"
     )
-    total = sum(tasks for _, tasks in days)
-    seen, since = newest_begin(days, limit)
-    counted = Reflection.objects.filter(pk=reflection_id).values_list("injection_count", flat=True)
-    trusted = since is not None and seen >= limit and total == counted.first()
-    start = datetime.combine(since, datetime.min.time(), tzinfo=UTC) if trusted else None
-    mine = (
-        TaskInjection.objects.filter(reflection_id=reflection_id)
-        .order_by("-task_run_id", "-id")
-        .values_list("id", "task_run_id", "position")
-    )
-    # Keys only while searching: (finished_at, injection id, run id, position) of each read.
-    recent: list[tuple] = []  # finished on or after `since`
-    older: list[tuple] = []
-    # Enough for every injection from `since` on, plus a margin for runs stored out of order.
-    batch, last = (seen + limit if start is not None else 1000), None
-    while True:
-        rows = list((mine.filter(task_run_id__lt=last) if last is not None else mine)[:batch])
-        if not rows:
-            break
-        ends = dict(
-            TaskRun.objects.filter(pk__in={row[1] for row in rows}).values_list("id", "finished_at")
-        )
-        for pk, run, position in rows:
-            key = (ends[run], pk, run, position)
-            (recent if start is not None and ends[run] >= start else older).append(key)
-        if start is not None and len(recent) >= seen:
-            break
-        # The next batch starts below this one's last run: a run holds one injection of a
-        # reflection (the (task run, reflection) pair is unique).
-        last, batch = rows[-1][1], batch * 2
-    pool = recent if start is not None and len(recent) >= seen else recent + older
-    newest = sorted(pool, reverse=True)[:limit]
-    runs = TaskRun.objects.select_related("agent").in_bulk([key[2] for key in newest])
-    fields = ["id", "task_run_id", "reflection_id", "position"]
-    injections = []
-    for _, pk, run, position in newest:
-        injection = TaskInjection.from_db("default", fields, (pk, run, reflection_id, position))
-        injection.task_run = runs[run]
-        injections.append(injection)
-    return injections
+    return keyset.page(injections, INJECTION_KEYS, size=size, after=after)

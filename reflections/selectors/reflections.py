@@ -20,9 +20,7 @@ from reflections.models import (
     Outcome,
     Reflection,
     ReflectionHistory,
-    RetrievalEvent,
     State,
-    TaskInjection,
 )
 from reflections.policies import DEFAULT_CONFIG, STICKY_STATES, boundaries
 from reflections.search import SEARCH_DOCUMENT_SQL
@@ -37,6 +35,7 @@ from reflections.selectors.policy import (
     reflection_policy,
 )
 from reflections.selectors.reflection_events import event_figures
+from reflexion_site import keyset
 from reflexion_site.keyset import Key
 
 # Sort key in the URL → the keys of its keyset order (reflexion_site.keyset). Every order ends
@@ -198,12 +197,12 @@ def filter_options(user) -> FilterOptions:
 @dataclass
 class ReflectionDetail:
     reflection: Reflection
-    retrievals: list[RetrievalEvent]
+    retrievals: keyset.Page  # the newest; older ones a page at a time
     retrieval_total: int
     retrieval_distinct_tasks: int
     # None when the author is unknown: then nobody can say who shares whose memory.
     retrieval_cross_agent: int | None
-    injections: list[TaskInjection]
+    injections: keyset.Page
     injection_counts: dict[str, int]
     history: list[ReflectionHistory]
     policy: ReflectionPolicy | None = field(default=None)

@@ -218,6 +218,17 @@ def refresh_injection_counters() -> int:
     return changed
 
 
+def refresh_injection_finish_times() -> int:
+    """Copy each run's finished_at onto its injections where they differ (a run changed
+    outside the import and save()); returns how many were rewritten."""
+    injections = connection.ops.quote_name(TaskInjection._meta.db_table)
+    runs = connection.ops.quote_name(TaskRun._meta.db_table)
+    return bulk.execute(
+        f"UPDATE {injections} SET finished_at = t.finished_at FROM {runs} t "
+        f"WHERE t.id = {injections}.task_run_id AND {injections}.finished_at <> t.finished_at"
+    )
+
+
 def count_saved_injection(*, injection: TaskInjection) -> None:
     """An injection saved one at a time (the admin, tests): add it to its reflection's count,
     as an import would."""

@@ -190,8 +190,8 @@ def import_task_lines(
         note_injection_deltas("SELECT * FROM staging_new_injection", sign=1)
         bulk.execute("DROP TABLE staging_new_injection")
         bulk.execute(
-            f"INSERT INTO {inj_table} (task_run_id, reflection_id, position) "
-            f"SELECT t.id, i.reflection_id, i.position FROM staging_injection i "
+            f"INSERT INTO {inj_table} (task_run_id, reflection_id, position, finished_at) "
+            f"SELECT t.id, i.reflection_id, i.position, t.finished_at FROM staging_injection i "
             f"JOIN {task_table} t ON t.task_id = i.task_id WHERE true ON CONFLICT DO NOTHING"
         )
         bulk.execute(f"DELETE FROM {TASK_STAGING}")

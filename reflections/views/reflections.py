@@ -19,6 +19,7 @@ from reflections.models import State
 from reflections.rendering import render_sections
 from reflections.selectors import reflections as selectors
 from reflections.selectors.policy import reflection_findings
+from reflections.selectors.reflection_events import older_events
 from reflexion_site import keyset
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
@@ -141,3 +142,25 @@ def reflection_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "panels": panels.panels_for(request, reflection),
         },
     )
+
+
+@login_required
+@require_GET
+def reflection_events(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
+    """Older retrievals or injections of a reflection, a keyset page at a time: the rows
+    (with the next page's "Older" row) for the reflection page's table, or a page of their own
+    without JavaScript."""
+    try:
+        reflection, page = older_events(
+            user=request.user, pk=pk, kind=kind, after=request.GET.get("after")
+        )
+    except keyset.BadCursor:  # a stale or edited link: start from the newest
+        reflection, page = older_events(user=request.user, pk=pk, kind=kind, after=None)
+    context = {"reflection": reflection, "page": page, "kind": kind}
+    if wants_fragment(request):
+        rows = "retrieval-rows" if kind == "retrievals" else "injection-rows"
+        response = render(request, f"reflections/_event_rows.html#{rows}", context)
+    else:
+        response = render(request, "reflections/events.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

@@ -13,7 +13,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from reflections.services.active_set import refresh_active_set
 from reflections.services.batches import quote_value
-from reflections.services.counters import refresh_injection_counters, refresh_useful_counters
+from reflections.services.counters import (
+    refresh_injection_counters,
+    refresh_injection_finish_times,
+    refresh_useful_counters,
+)
 from reflections.services.injection_rollup import refresh_injection_outcome_days
 from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.rollups import (
@@ -56,6 +60,7 @@ class Command(BaseCommand):
         # The counters are all-time: a recount from a day on has nothing to limit them to.
         useful_changed = refresh_useful_counters() if since is None else None
         injections_changed = refresh_injection_counters() if since is None else None
+        finish_times_changed = refresh_injection_finish_times() if since is None else None
         vacuum_rewritten()
         seconds = time.perf_counter() - started
         if as_json:
@@ -70,6 +75,7 @@ class Command(BaseCommand):
                         "active_set_rows": active_set_rows,
                         "useful_changed": useful_changed,
                         "injections_changed": injections_changed,
+                        "injection_finish_times_changed": finish_times_changed,
                         "seconds": seconds,
                     }
                 )
@@ -92,3 +98,5 @@ class Command(BaseCommand):
             self.stdout.write(f"Useful-retrieval counts corrected: {useful_changed:,}")
         if injections_changed is not None:
             self.stdout.write(f"Injection counts corrected: {injections_changed:,}")
+        if finish_times_changed is not None:
+            self.stdout.write(f"Injection finish times corrected: {finish_times_changed:,}")

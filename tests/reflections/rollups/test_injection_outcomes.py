@@ -9,6 +9,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,11 @@ def rollup() -> dict[tuple[int, date], tuple[int, int, int, int]]:
             "reflection_id", "day", "tasks", "successes", "partials", "failures"
         )
     }
+
+
+def copies_agree() -> bool:
+    """Every injection carries its run's finished_at (the reflection page pages by it)."""
+    return not TaskInjection.objects.exclude(finished_at=F("task_run__finished_at")).exists()
 
 
 def at(task: dict, finished_at: str) -> dict:
@@ -105,6 +111,7 @@ def test_a_task_reimported_with_another_outcome_day_and_injections_moves_its_cou
 
     assert summary.details["tasks"]["updated"] == 1
     assert rollup() == recount()
+    assert copies_agree()
     assert days_of(FINANCE) == {date(2026, 5, 29): (1, 1, 0, 0)}
     assert days_of(SALES) == {date(2026, 5, 29): (1, 1, 0, 0), date(2026, 6, 2): (1, 0, 0, 1)}
 
@@ -143,6 +150,7 @@ def test_imports_in_any_order_keep_the_rollup_equal_to_a_recount(workspace, batc
         }
         import_events(records=[("tasks", "task", list(records.values()))], now=NOW)
         assert rollup() == recount()
+        assert copies_agree()
 
 
 def test_tasks_posted_to_the_api_are_counted(workspace):
@@ -153,6 +161,7 @@ def test_tasks_posted_to_the_api_are_counted(workspace):
 
     assert answer.status_code == again.status_code == 200
     assert rollup() == recount()
+    assert copies_agree()
     assert days_of(SALES) == {date(2026, 5, 29): (1, 0, 0, 1)}
 
 
@@ -168,6 +177,7 @@ def test_tasks_and_injections_saved_one_at_a_time_keep_the_rollup():
     task.save()
 
     assert rollup() == recount()
+    assert copies_agree()
     assert rollup()[(reflection.pk, date(2026, 3, 12))] == (1, 0, 1, 0)
 
 
@@ -198,6 +208,10 @@ def test_refresh_rollup_and_the_daily_job_correct_a_drifted_rollup(workspace):
     def drift():
         # Behind the services' back: a raw SQL fix, a task deleted with its injections.
         InjectionOutcomeDay.objects.filter(day=date(2026, 5, 29)).update(tasks=9)
+        # A run's time corrected in place (the same day): its injections keep the old one.
+        TaskRun.objects.filter(task_id="t1").update(
+            finished_at=datetime(2026, 5, 29, 1, tzinfo=UTC)
+        )
         InjectionOutcomeDay.objects.filter(day=date(2026, 6, 3)).delete()
         InjectionOutcomeDay.objects.create(
             reflection=Reflection.objects.get(source_path=SALES),
@@ -209,15 +223,18 @@ def test_refresh_rollup_and_the_daily_job_correct_a_drifted_rollup(workspace):
         )
 
     drift()
+    assert not copies_agree()
     call_command("refresh_rollup", "--since", "2026-06-01", stdout=StringIO())
     assert rollup() != expected  # the 29th of May is before --since
     assert days_of(FINANCE)[date(2026, 6, 3)] == expected[(days_key(FINANCE, "2026-06-03"))]
     call_command("refresh_rollup", stdout=StringIO())
     assert rollup() == expected
+    assert copies_agree()
 
     drift()
     run_daily_policies.call(as_of="2026-11-21", reschedule=False)
     assert rollup() == expected
+    assert copies_agree()
 
 
 def days_key(source_path: str, day: str) -> tuple[int, date]:

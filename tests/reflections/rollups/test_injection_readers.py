@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from insights.selectors.usefulness import lift_table
-from reflections.models import InjectionOutcomeDay, Reflection, TaskInjection, TaskRun
+from reflections.models import Reflection, TaskInjection, TaskRun
 from reflections.selectors.injection_audit import weekly_injections, weekly_injections_from_runs
-from reflections.selectors.reflection_events import latest_injections
+from reflections.selectors.reflection_events import injection_page
 from reflections.selectors.tasks import injected_weeks, injected_weeks_from_runs
 from reflections.services.counters import refresh_injection_counters
 from reflections.services.injection_rollup import refresh_injection_outcome_days
@@ -52,7 +52,7 @@ def _store(agent, reflections, tasks) -> None:
         for n, (minutes, outcome, _) in enumerate(tasks)
     )
     TaskInjection.objects.bulk_create(
-        TaskInjection(task_run=run, reflection=reflections[i])
+        TaskInjection(task_run=run, reflection=reflections[i], finished_at=run.finished_at)
         for run, (_, _, given_to) in zip(runs, tasks, strict=True)
         for i in sorted(given_to)
     )
@@ -158,45 +158,40 @@ def test_the_readers_touch_no_injection_and_cost_the_same_queries_however_many(w
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(tasks=TASKS, limit=st.integers(min_value=1, max_value=12))
-def test_a_reflections_latest_injections_are_the_newest_runs_whatever_the_rollup_says(
-    world, tasks, limit
+@given(tasks=TASKS, size=st.integers(min_value=1, max_value=12))
+def test_a_reflections_injections_page_by_page_are_its_runs_the_last_finished_first(
+    world, tasks, size
 ):
     agent, reflections = world
     _store(agent, reflections, tasks)
 
-    def newest_by_joining(reflection) -> list[int]:
-        return list(
+    for reflection in reflections:
+        by_joining = list(
             TaskInjection.objects.filter(reflection=reflection)
             .order_by("-task_run__finished_at", "-id")
-            .values_list("id", flat=True)[:limit]
+            .values_list("id", flat=True)
         )
-
-    for reflection in reflections:
-        assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
-            reflection
-        )
-    # A rollup that disagrees with the runs (a row saved outside the imports), counting more
-    # or fewer than there are, changes nothing.
-    for wrong in (99, 0):
-        InjectionOutcomeDay.objects.filter(
-            pk__in=InjectionOutcomeDay.objects.order_by("-day").values("pk")[:2]
-        ).update(tasks=wrong)
-        for reflection in reflections:
-            assert [i.pk for i in latest_injections(reflection.pk, limit)] == newest_by_joining(
-                reflection
-            )
+        paged, after = [], None
+        while True:
+            page = injection_page(reflection.pk, after=after, size=size)
+            paged += [i.pk for i in page.rows]
+            if page.next_cursor is None:
+                break
+            after = page.next_cursor
+        assert paged == by_joining
 
 
-def test_the_latest_injections_read_one_batch_when_runs_arrive_in_order(world):
+def test_a_page_of_injections_is_one_query_however_many_there_are(world):
     agent, reflections = world
     _store(agent, reflections, [(d * 60, OUTCOMES[d % 3], {0}) for d in range(300)])
 
     with CaptureQueriesContext(connection) as captured:
-        newest = latest_injections(reflections[0].pk, 5)
+        page = injection_page(reflections[0].pk, size=5)
+        [injection.task_run.agent.name for injection in page.rows]
+        older = injection_page(reflections[0].pk, after=page.next_cursor, size=5)
+        [injection.task_run.agent.name for injection in older.rows]
 
-    assert len(newest) == 5
-    injection_reads = [
-        q for q in captured.captured_queries if "reflections_taskinjection" in q["sql"]
+    assert len(captured.captured_queries) == 2
+    assert [i.task_run.task_id for i in page.rows + older.rows] == [
+        f"t{n}" for n in range(299, 289, -1)
     ]
-    assert len(injection_reads) == 1
