@@ -6,9 +6,9 @@ blocks, a second H1 (`# MARS Extraction`) opens the MARS block, a failure reflec
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, date, datetime
-from pathlib import PurePosixPath
 
 from reflections.importers.base import (
     FORMAT_PROTOCOL,
@@ -54,6 +54,7 @@ _NUMBERING = re.compile(r"^\s*\d{1,2}[.)]\s+")
 _RULE = re.compile(r" {0,3}([-*_])(?: *\1){2,} *")
 
 
+@functools.lru_cache(maxsize=1024)  # headings repeat from file to file
 def _key(heading: str) -> str:
     """What a heading means, whatever its dress: case, a missing "?", bold markers, a leading
     "1.", and qualifiers in parentheses ("Principle (Normative)") do not change the section."""
@@ -254,8 +255,9 @@ def _parse_h1_fields(rest: str, *, line: int) -> tuple[datetime, str, str]:
 
 def _check_path(source_path: str, *, agent: str, created: date, line: int) -> None:
     """The path repeats the agent (directory) and the date (file name prefix): they must agree."""
-    path = PurePosixPath(source_path)
-    parts = path.parts
+    # A source path is relative, POSIX and normalised (workspace.check_source_path).
+    parts = tuple(part for part in source_path.split("/") if part)
+    name = parts[-1] if parts else ""
     for i in range(len(parts) - 4, -1, -1):
         if parts[i : i + 2] == ("memory", "reflections"):
             directory = parts[i + 2]
@@ -267,11 +269,11 @@ def _check_path(source_path: str, *, agent: str, created: date, line: int) -> No
                     field="agent",
                 )
             break
-    prefix = path.name[:10]
+    prefix = name[:10]
     if _DATE.fullmatch(prefix) and prefix != created.isoformat():
         raise ParseError(
             f"the H1 date {created.isoformat()} does not match the date {prefix} in the file "
-            f"name {path.name}",
+            f"name {name}",
             line=line,
             field="date",
         )
