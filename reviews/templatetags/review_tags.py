@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from django import template
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
 
 @register.filter
-def diff_marks(segments) -> str:
-    """A diffed text as HTML, changed runs in <mark>: each segment escaped (one filter call
-    instead of a template loop over hundreds of segments)."""
-    return format_html_join(
-        "",
-        "{}",
-        ((format_html("<mark>{}</mark>", s.text) if s.changed else s.text,) for s in segments),
+def diff_marks(segments) -> SafeString:
+    """A diffed text as HTML, changed runs in <mark>: each segment escaped as Django's escape
+    does (html.escape, quotes included), in one join: a queue item has hundreds of segments,
+    and format_html per segment cost ~1.5 ms of a verdict's answer."""
+    return mark_safe(  # noqa: S308 - every segment's text is escaped here
+        "".join(
+            f"<mark>{escape(s.text)}</mark>" if s.changed else escape(s.text) for s in segments
+        )
     )
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.html import escape, format_html
+from hypothesis import given
+from hypothesis import strategies as st
+
 from reflections.similarity import DiffSegment, diff_words
 from reviews.templatetags.review_tags import diff_marks
 
@@ -24,3 +28,11 @@ def test_the_marked_text_reads_back_as_the_text():
         "Retry the payout once, then page"
     )
     assert diff_marks([]) == ""
+
+
+@given(st.lists(st.tuples(st.text(), st.booleans()), max_size=8))
+def test_every_segment_is_escaped_as_django_escapes_text(parts):
+    segments = [DiffSegment(text, changed) for text, changed in parts]
+    assert diff_marks(segments) == "".join(
+        format_html("<mark>{}</mark>", s.text) if s.changed else escape(s.text) for s in segments
+    )
