@@ -40,6 +40,7 @@ from reflections.similarity import (
     text_digest,
 )
 from reviews.models import ReviewCycle, ReviewItem
+from reviews.selectors.signal_facts import TWIN_FIELDS
 
 
 def _week_start(day: date) -> date:
@@ -291,6 +292,17 @@ def _shown_neighbours(reflection_ids: list[int]):
         .exclude(neighbour_id=F("reflection_id"))
         .exclude(neighbour__state=State.QUARANTINED)
         .select_related("neighbour__agent")
+        # What the queue shows of a neighbour and the duplicate signal reads (a Twin): not
+        # its original text, sections and lists, whose loading (JSON) was most of a queue
+        # step's reading of its neighbours.
+        .only(
+            "reflection_id",
+            "similarity",
+            "rank",
+            *(f"neighbour__{name}" for name in TWIN_FIELDS),
+            "neighbour__department",  # a cluster holds the cycle's department only
+            "neighbour__agent__name",
+        )
         .order_by("reflection_id", "rank", "neighbour_id")
     )
 
