@@ -133,7 +133,9 @@ def _fetch(qs, keys, boundary, *, backwards: bool, limit: int) -> list:
     valued = qs.filter(**{f"{field}__isnull": False})
     nulls = qs.filter(**{f"{field}__isnull": True})
     rest = [k for i, k in enumerate(flipped) if i != nullable]
-    parts = [(valued, flipped), (nulls, rest)]
+    # The valued part holds no NULL: ordered without NULLS LAST, it is a plain index's order.
+    present = [Key(k.field, k.descending) for k in flipped]
+    parts = [(valued, present), (nulls, rest)]
     if backwards:
         parts.reverse()
     rows: list = []

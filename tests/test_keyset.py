@@ -6,10 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reflections.models import Reflection
+from reflections.selectors.reflections import LIST_SORTS
 from reflexion_site import keyset
 from reflexion_site.keyset import Key
 from tests.factories import AgentFactory, ReflectionFactory
@@ -102,3 +105,22 @@ def test_a_count_stops_at_its_cap():
 
     assert keyset.capped_count(Reflection.objects.all(), cap=3) == (3, False)
     assert keyset.capped_count(Reflection.objects.all(), cap=10) == (4, True)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+@pytest.mark.parametrize("sort", sorted(LIST_SORTS))
+def test_every_list_order_is_read_from_an_index_not_sorted(sort):
+    """With sorting made a last resort, the first page of each of the list's orders still
+    needs no sort: an index holds the order (the valued part of a nullable key included)."""
+    ReflectionFactory.create_batch(3, last_retrieved_at=T0)
+    ReflectionFactory.create_batch(2)
+    keys = LIST_SORTS[sort][1]
+    with CaptureQueriesContext(connection) as ctx:
+        keyset.page(Reflection.objects.all(), keys, size=2)
+    statements = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SELECT")]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off")
+        for sql in statements:
+            cursor.execute(f"EXPLAIN {sql}")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            assert "Sort Key" not in plan, plan

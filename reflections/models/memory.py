@@ -137,6 +137,9 @@ class Reflection(models.Model):
             # retrievals; -id is the list's tiebreak, so the index yields the page directly.
             models.Index(fields=["-created_at", "-id"], name="refl_created"),
             models.Index(fields=["-retrieval_count", "-id"], name="refl_retrievals"),
+            # ... and recently retrieved first (the never-retrieved, NULL, come after: the
+            # keyset pages them apart, so the index holds the page of retrieved ones).
+            models.Index(fields=["-last_retrieved_at", "-id"], name="refl_last_retrieved"),
             # The usefulness page's lift table: the most injected first, ties by id.
             models.Index(fields=["-injection_count", "id"], name="refl_injections"),
             # Reflection list, default order for one department: newest first.

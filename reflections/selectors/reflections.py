@@ -41,7 +41,8 @@ from reflexion_site.keyset import Key
 # Sort key in the URL → the keys of its keyset order (reflexion_site.keyset). Every order ends
 # on the id, in the same direction, so pages never overlap or skip rows that share a value
 # (many reflections have 0 retrievals and the same import date), and each one is an index
-# range: refl_created, refl_retrievals (and their department twins).
+# range: refl_created, refl_retrievals, refl_last_retrieved (and department twins of the
+# first two).
 LIST_SORTS: dict[str, tuple[str, tuple[Key, ...]]] = {
     "-created_at": ("Newest first", (Key("created_at"), Key("id"))),
     "created_at": ("Oldest first", (Key("created_at", False), Key("id", False))),
