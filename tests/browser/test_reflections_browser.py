@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
+from reflections.models import RetrievalEvent
+from reflections.services.rollups import refresh_retrieval_rollup
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import (
     AgentFactory,
@@ -115,4 +117,32 @@ def test_signing_out_returns_to_the_sign_in_page(page, live_server, memory):
 
     page.goto(f"{live_server.url}/reflections/")
     assert page.url.startswith(f"{live_server.url}/login/?next=")
+    assert_no_csp_violations(page)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_older_retrievals_are_added_in_place_under_the_newest(page, live_server, memory):
+    agent = memory.agent
+    t0 = datetime(2026, 4, 1, tzinfo=UTC)
+    RetrievalEvent.objects.bulk_create(
+        RetrievalEvent(
+            reflection=memory, agent=agent, task_id=f"old-{i}", retrieved_at=t0 + timedelta(hours=i)
+        )
+        for i in range(70)
+    )
+    refresh_retrieval_rollup()
+    sign_in(page, live_server, "mara")
+    page.goto(f"{live_server.url}/reflections/{memory.pk}/")
+    page.evaluate("window.__sameDocument = true")
+    events = page.locator("table.retrievals tbody tr:not(.more-row)")
+    expect(events).to_have_count(50)
+
+    page.get_by_role("link", name="Older retrievals").click()
+
+    expect(events).to_have_count(71)  # every one: 70 of the log and the fixture's t-1
+    expect(page.get_by_role("link", name="Older retrievals")).to_have_count(0)
+    task_ids = page.locator("table.retrievals tbody tr:not(.more-row) td:nth-child(3)")
+    assert task_ids.all_inner_texts() == [f"old-{i}" for i in range(69, -1, -1)] + ["t-1"]
+    assert page.url == f"{live_server.url}/reflections/{memory.pk}/"
+    assert page.evaluate("window.__sameDocument") is True
     assert_no_csp_violations(page)
