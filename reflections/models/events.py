@@ -83,7 +83,10 @@ class TaskRun(models.Model):
         indexes = [
             # Learning curves: a department's tasks by week.
             models.Index(fields=["department", "finished_at"], name="task_dept_finished"),
-            # A reflection's latest injections: the runs of its last few days, any department.
+            # Runs by when they finished, any department. Added for the reflection page's newest
+            # injections, which now read their own copy (TaskInjection.finished_at); kept for
+            # the window filters on task_run__finished_at (review evidence, echo facts) until
+            # their plans at the large scale show they do without it.
             models.Index(fields=["finished_at"], name="task_finished"),
             # Repeat-failure rate: earlier failures of the same department and task type.
             models.Index(
