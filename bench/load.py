@@ -14,10 +14,12 @@ What it does:
    the app with gunicorn, 2 workers (``reflexion_site.wsgi``), on loopback.
 3. For each concurrency level (1, 5 and 20 users by default) runs a bounded mixed workload:
    every virtual user signs in and repeats a round of requests — the reflection list, a
-   reflection's detail, a queue item and its verdict (an htmx POST that answers with the next
-   item), memory health, every insights page (overview, learning curves, usefulness,
-   projection) and agreement — ``max(users, --rounds)`` rounds in all, shared out between the
-   users. One round per worker process is run first and not counted (imports, connections).
+   reflection's detail, a queue item, the next item fetched in the background as queue.js does
+   while the item is read, and the verdict (an htmx POST naming the fetched item, answered by a
+   small step when it is still current, else by the whole next item), memory health, every
+   insights page (overview, learning curves, usefulness, projection) and agreement —
+   ``max(users, --rounds)`` rounds in all, shared out between the users. One round per worker
+   process is run first and not counted (imports, connections).
 4. Prints for each level and page the p50 and p95 in ms, the ratio p95(page) ÷ p95(reflection
    list) of the same level, the errors, and the throughput (requests/s); then throughput at the
    highest level ÷ throughput at 1 user.
@@ -49,10 +51,12 @@ from common import percentile  # noqa: E402
 
 PASSWORD = "bench-load-password"
 LIST = "reflection list"
+QUEUE_PREFETCH = "queue next (prefetch)"
 PAGES_IN_ORDER = [
     LIST,
     "reflection detail",
     "queue item",
+    QUEUE_PREFETCH,
     "queue verdict → next",
     "memory health",
     "insights overview",
@@ -63,6 +67,7 @@ PAGES_IN_ORDER = [
 ]
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 FORM_FIELD = re.compile(r'<input type="hidden" name="(version|shown)" value="([^"]*)"')
+UPCOMING = re.compile(r'id="queue-prefetch" hidden data-rank="(\d+)" data-url="([^"]+)"')
 
 
 @dataclass
@@ -70,12 +75,19 @@ class Results:
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     lock: threading.Lock = field(default_factory=threading.Lock)
+    verdicts: int = 0
+    steps: int = 0  # verdicts answered by a step (the page held the next item)
 
     def add(self, page: str, seconds: float, error: str = "") -> None:
         with self.lock:
             self.times[page].append(seconds)
             if error:
                 self.errors[page].append(error)
+
+    def verdict(self, response: requests.Response | None) -> None:
+        with self.lock:
+            self.verdicts += 1
+            self.steps += bool(response is not None and response.headers.get("X-Queue-Step"))
 
     @property
     def requests(self) -> int:
@@ -152,19 +164,39 @@ class VirtualUser:
             if page is not None and page.status_code == 200:
                 fields = dict(FORM_FIELD.findall(page.text))
                 token = r.cookies.get("csrftoken", "")
-                self.timed(
+                headers = {
+                    "HX-Request": "true",
+                    "X-CSRFToken": token,
+                    "Referer": f"{b}/reviews/{cycle}/items/{rank}/",
+                }
+                upcoming = UPCOMING.search(page.text)
+                if upcoming:  # what queue.js fetches while the reviewer reads the item
+                    fetched = self.timed(
+                        results,
+                        QUEUE_PREFETCH,
+                        lambda: r.get(
+                            f"{b}{upcoming[2]}",
+                            headers={"HX-Request": "true", "X-Queue-Prefetch": "1"},
+                        ),
+                    )
+                    version = (
+                        dict(FORM_FIELD.findall(fetched.text)).get("version")
+                        if (fetched is not None and fetched.status_code == 200)
+                        else None
+                    )
+                    if version is not None:
+                        headers["X-Queue-Held"] = f"{upcoming[1]}@{version}"
+                answer = self.timed(
                     results,
                     "queue verdict → next",
                     lambda: r.post(
                         f"{b}/reviews/{cycle}/items/{rank}/decide/",
                         data={"verdict": "keep", **fields},
-                        headers={
-                            "HX-Request": "true",
-                            "X-CSRFToken": token,
-                            "Referer": f"{b}/reviews/{cycle}/items/{rank}/",
-                        },
+                        headers=headers,
                     ),
                 )
+                if results is not None:
+                    results.verdict(answer)
         for page, path in [
             ("memory health", "/reflections/health/"),
             ("insights overview", "/insights/"),
@@ -216,6 +248,8 @@ def report(level: int, results: Results, seconds: float) -> float:
             f"  {page:<22} {len(times):>4} {percentile(times, 50) * 1000:>8.0f} "
             f"{p95 * 1000:>8.0f} {p95 / list_p95:>9.2f}  {shown}"
         )
+    if results.verdicts:
+        print(f"  queue verdicts answered by a step: {results.steps} of {results.verdicts}")
     return throughput
 
 

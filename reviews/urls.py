@@ -15,7 +15,6 @@ cycles = (
         path("<int:pk>/report/", cycle_views.cycle_report, name="report"),
         path("<int:pk>/queue/", queue.queue_start, name="queue"),
         path("<int:pk>/items/<int:rank>/", queue.item_detail, name="item"),
-        path("<int:pk>/items/<int:rank>/prepare/", queue.item_prepare, name="prepare"),
         path("<int:pk>/items/<int:rank>/decide/", queue.item_decide, name="decide"),
         path("<int:pk>/items/<int:rank>/undo/", queue.item_undo, name="undo"),
         path("<int:pk>/items/<int:rank>/cluster/", queue.cluster_resolve, name="cluster"),

@@ -43,6 +43,17 @@ def queue(cycle: ReviewCycle, reviewer) -> QuerySet[ReviewItem]:
     return cycle.items.filter(reviewer=reviewer).order_by("rank")
 
 
+def queue_head(cycle: ReviewCycle, reviewer, rank: int) -> ReviewItem | None:
+    """Just what an item's header shows (rank, retrievals, version), from the reviewer's own
+    queue: for a verdict whose next item the page already holds."""
+    return (
+        queue(cycle, reviewer)
+        .only("cycle_id", "rank", "retrievals", "version")
+        .filter(rank=rank)
+        .first()
+    )
+
+
 def get_item_for_user(user, cycle: ReviewCycle, rank: int) -> ReviewItem:
     """Reviewers open their own items, and read the ones a colleague of the cycle marked
     unsure (to discuss them); managers may look at any. Only the item's reviewer decides."""

@@ -29,7 +29,7 @@ from reviews.selectors import cycles as selectors
 from reviews.selectors.judges import suggestions_for
 from reviews.services.cycles import Conflict, ReviewError
 from reviews.services.duplicates import resolve_cluster, undo_batch
-from reviews.services.evidence import queue_evidence, window_evidence
+from reviews.services.evidence import queue_evidence
 from reviews.services.verdicts import NeedsConfirmation, decide, undo
 from reviews.views.duplicates import Confirmation, guard_context, picked_versions
 
@@ -45,6 +45,12 @@ KEYS = [
     ("p / ←", "Previous item"),
     ("?", "Show or hide these keys"),
 ]
+
+# queue.js fetches the next item while the current one is read (PREFETCH on that request) and
+# names it with the verdict (HELD); a verdict answered by a step says so in STEP.
+PREFETCH = "X-Queue-Prefetch"
+HELD = "X-Queue-Held"
+STEP = "X-Queue-Step"
 
 
 @login_required
@@ -116,25 +122,38 @@ def _render_item(
 def item_detail(request: HtmxHttpRequest, pk: int, rank: int) -> HttpResponse:
     cycle = selectors.get_cycle_for_user(request.user, pk)
     item = selectors.get_item_for_user(request.user, cycle, rank)
-    mark_thread_seen(request.user, item.thread_key)  # its mentions are read
+    if not request.headers.get(PREFETCH):
+        mark_thread_seen(request.user, item.thread_key)  # its mentions are read
     return _render_item(request, cycle, item)
-
-
-@login_required
-@require_GET
-def item_prepare(request: HtmxHttpRequest, pk: int, rank: int) -> HttpResponse:
-    """What the queue page asks for in the background while the reviewer reads an item: the
-    next item's evidence, prepared now if an import made it stale, so the verdict that moves
-    on to it renders from stored evidence. Answers 204 with no content."""
-    cycle = selectors.get_cycle_for_user(request.user, pk)
-    item = selectors.get_item_for_user(request.user, cycle, rank)
-    window_evidence(item)
-    return HttpResponse(status=204)
 
 
 def render_item(request, cycle, item, *, error: str = "", status: int = 200) -> HttpResponse:
     """The item page or its fragment, for the discussion's views."""
     return _render_item(request, cycle, item, error=error, status=status)
+
+
+def _held_item(request) -> tuple[int, int] | None:
+    """The next item the page holds ready, as queue.js names it with a verdict: rank@version."""
+    rank, _, version = request.headers.get(HELD, "").partition("@")
+    return (int(rank), int(version)) if rank.isdigit() and version.isdigit() else None
+
+
+def _render_step(request, cycle: ReviewCycle, head: ReviewItem, queue) -> HttpResponse:
+    """The verdict answered in one small response when the page already holds the next item:
+    its header as the verdict left the queue, the messages, and a fresh "shown" time (time on
+    the item counts from now, not from when it was fetched). queue.js puts them into the held
+    item and swaps it in; the item's evidence was rendered while the last one was read."""
+    mark_thread_seen(request.user, head.thread_key)
+    context = {
+        "cycle": cycle,
+        "item": head,
+        "position": queue.position(head.rank),
+        "can_act": cycle.is_open,
+        "shown": sign_shown(head.pk, timezone.now()),
+    }
+    response = render(request, "reviews/queue.html#queue-step", context)
+    response[STEP] = str(head.rank)
+    return push_url(response, _item_url(head))
 
 
 def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
@@ -152,6 +171,11 @@ def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
                 "Go back to any of them to change or undo it.",
             )
         rank = position.next_open or position.next
+        held = _held_item(request) if fragment else None
+        if held is not None and held[0] == rank:
+            head = selectors.queue_head(cycle, request.user, rank)
+            if head is not None and head.version == held[1]:  # unchanged since it was fetched
+                return _render_step(request, cycle, head, queue)
         if rank is not None:
             target = selectors.get_item_for_user(request.user, cycle, rank)
     if fragment:

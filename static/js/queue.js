@@ -12,6 +12,9 @@
 
   function item() { return document.getElementById("queue-item"); }
 
+  // Let the page settle (and its own requests go) before fetching the next item.
+  var PREFETCH_DELAY_MS = 300;
+
   function press(selector) {
     var el = item() && item().querySelector(selector);
     if (el && !el.disabled) { el.click(); return true; }
@@ -90,9 +93,71 @@
     if (handled) event.preventDefault();
   });
 
+  // The item a verdict moves on to, fetched while this one is read: {from, rank, version, html}.
+  // A verdict names it (X-Queue-Held: rank@version); when the server agrees it answers with a
+  // step (X-Queue-Step) holding only the header, the messages and a fresh "shown" time, which
+  // are put into the held item before htmx swaps it in. Anything else is a full item as before.
+  var held = null;
+
+  function parse(html) {
+    return new DOMParser().parseFromString(html, "text/html");
+  }
+
+  function prefetch() {
+    held = null;
+    var spot = document.getElementById("queue-prefetch");
+    var from = item() && item().dataset.rank;
+    if (!spot || !from) return;
+    fetch(spot.dataset.url, {
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-Queue-Prefetch": "1" },
+    })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html || !item() || item().dataset.rank !== from) return;  // moved on meanwhile
+        var next = parse(html).getElementById("queue-item");
+        var version = next && next.querySelector('#verdict-form input[name="version"]');
+        if (!version || next.dataset.rank !== spot.dataset.rank) return;
+        held = { from: from, rank: next.dataset.rank, version: version.value, html: html };
+        item().dataset.held = held.rank;  // for the browser tests: the next item is in hand
+      })
+      .catch(function () { held = null; });  // the verdict then answers with the whole item
+  }
+
+  function replace(into, from, selector) {
+    var old = into.querySelector(selector);
+    var fresh = from.querySelector(selector);
+    if (old && fresh) old.replaceWith(fresh);
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (held && event.detail.verb === "post" && item() && item().dataset.rank === held.from) {
+      event.detail.headers["X-Queue-Held"] = held.rank + "@" + held.version;
+    }
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var rank = xhr && xhr.getResponseHeader("X-Queue-Step");
+    if (!rank) return;
+    if (!held || held.rank !== rank) {  // not ours to complete: load the item as a page
+      event.detail.shouldSwap = false;
+      window.location.assign(xhr.getResponseHeader("HX-Push-Url"));
+      return;
+    }
+    var next = parse(held.html).getElementById("queue-item");
+    var step = parse(event.detail.serverResponse).getElementById("queue-step");
+    replace(next, step, ".queue-head");
+    replace(next, step, "#queue-messages");
+    next.querySelector("#verdict-form #shown").value = step.querySelector("#shown").value;
+    event.detail.serverResponse = next.outerHTML;
+    held = null;
+  });
+
   // After htmx puts the next item in place, start reading it from the top.
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "queue-item") {
+      window.setTimeout(prefetch, PREFETCH_DELAY_MS);
       window.scrollTo(0, 0);
       var title = document.getElementById("item-title");
       if (title) document.title = title.textContent + " · Reflexion Review";
@@ -101,4 +166,6 @@
       if (yes) yes.focus();
     }
   });
+  document.addEventListener("htmx:historyRestore", prefetch);
+  window.setTimeout(prefetch, PREFETCH_DELAY_MS);
 })();

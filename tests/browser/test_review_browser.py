@@ -1,6 +1,7 @@
-"""The quarterly-review queue in a real browser: verdicts by keyboard swapped in with htmx,
-duplicates picked by number, undo that survives a reload, a conflict between two tabs, the
-keys help, and the plain-form fallback without JavaScript."""
+"""The quarterly-review queue in a real browser: verdicts by keyboard swapped in with htmx (the
+next item fetched while the current one is read), duplicates picked by number, undo that
+survives a reload, a conflict between two tabs, the keys help, and the plain-form fallback
+without JavaScript."""
 
 from __future__ import annotations
 
@@ -146,6 +147,43 @@ def test_a_reviewer_works_three_items_by_keyboard_without_a_page_load(
     assert (items[1].note, items[3].note) == ("", "")
     assert [state_of(r) for r in lessons] == ["active", "deprecated", "deprecated", "active"]
     assert Decision.objects.filter(action="verdict").count() == 3
+    assert_no_csp_violations(page)
+
+
+def press_for_step(page, key: str) -> str:
+    """Press a verdict key; what the verdict's answer says it is: a step to this rank, or ""."""
+    with page.expect_response(lambda r: r.url.endswith("/decide/")) as answer:
+        page.keyboard.press(key)
+    return answer.value.headers.get("x-queue-step", "")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_verdict_swaps_in_the_item_fetched_while_reading_and_times_it_from_then(
+    page, live_server, cycle
+):
+    sign_in(page, live_server, "ana", item_url(cycle, 1))
+    expect_item(page, live_server, cycle, 1)
+    page.evaluate("window.__sameDocument = true")
+    queue_item = page.locator("#queue-item")
+    expect(queue_item).to_have_attribute("data-held", "2")  # fetched while item 1 is read
+    page.wait_for_timeout(4000)  # four seconds on item 1, long after item 2 was fetched
+
+    assert press_for_step(page, "k") == "2"
+    expect_item(page, live_server, cycle, 2)
+    expect(page.locator("#queue-item .messages")).to_contain_text(f"#1 {TITLES[0]}: Keep.")
+    expect(page.locator(".queue-position")).to_contain_text("Item 2 of 4 · 1 done")
+    expect(page).to_have_title(f"{TITLES[1]} · Reflexion Review")
+    expect(queue_item).to_have_attribute("data-held", "3")  # and the one after it
+
+    assert press_for_step(page, "e") == "3"
+    expect_item(page, live_server, cycle, 3)
+    expect(page.locator("#queue-item .messages")).to_contain_text(f"#2 {TITLES[1]}: Echo chamber.")
+    assert page.evaluate("window.__sameDocument") is True
+
+    first, second = cycle.items.get(rank=1), cycle.items.get(rank=2)
+    assert (first.verdict, second.verdict) == ("keep", "echo_chamber")
+    assert first.seconds_spent >= 4
+    assert second.seconds_spent < 4  # from when it was shown, not when it was fetched
     assert_no_csp_violations(page)
 
 

@@ -237,30 +237,31 @@ def test_the_duplicate_signal_from_the_shown_neighbours_equals_the_one_read_alon
         assert duplicate_signal(item, shown) == duplicate_signal(item)
 
 
-def test_the_page_asks_for_the_next_items_evidence_in_the_background(cycle, reviewer):
+def test_fetching_the_next_item_in_the_background_prepares_its_evidence(cycle, reviewer):
     client = client_for(reviewer)
     first, second = items_of(cycle)[:2]
     assert second.reviewer_id == reviewer.pk
     PreparedEvidence.objects.all().delete()
 
     page = client.get(item_url(cycle, first.rank)).content.decode()
-    assert f'hx-get="{item_url(cycle, second.rank, "reviews:prepare")}"' in page
-    response = client.get(item_url(cycle, second.rank, "reviews:prepare"))
+    assert f'data-url="{item_url(cycle, second.rank)}"' in page
+    response = client.get(
+        item_url(cycle, second.rank), headers={"HX-Request": "true", "X-Queue-Prefetch": "1"}
+    )
 
-    assert response.status_code == 204 and response.content == b""
+    assert response.status_code == 200
     assert PreparedEvidence.objects.filter(item=second, version=evidence_version()).exists()
 
 
-def test_reviewers_of_other_departments_cannot_prepare_or_read_an_item(cycle, small):
+def test_reviewers_of_other_departments_cannot_read_an_item(cycle, small):
     outsider = UserFactory(roles=["reviewer"], departments=[Department.objects.get(slug="finance")])
-    client = client_for(outsider)
     rank = items_of(cycle)[0].rank
 
-    assert client.get(item_url(cycle, rank, "reviews:prepare")).status_code == 404
-    assert client.get(item_url(cycle, rank)).status_code == 404
-    assert client_for(UserFactory(roles=["rater"])).get(
-        item_url(cycle, rank, "reviews:prepare")
-    ).status_code in (403, 404)
+    assert client_for(outsider).get(item_url(cycle, rank)).status_code == 404
+    assert client_for(UserFactory(roles=["rater"])).get(item_url(cycle, rank)).status_code in (
+        403,
+        404,
+    )
 
 
 def test_opening_a_cycle_queues_the_preparation(cycle):
