@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC
+from datetime import UTC, date, datetime, time
 
 from django.db import connection, models, transaction
 
@@ -218,14 +218,21 @@ def refresh_injection_counters() -> int:
     return changed
 
 
-def refresh_injection_finish_times() -> int:
+def refresh_injection_finish_times(*, since: date | None = None) -> int:
     """Copy each run's finished_at onto its injections where they differ (a run changed
-    outside the import and save()); returns how many were rewritten."""
+    outside the import and save()); returns how many were rewritten. With `since`, only where
+    the run's time or the injection's copy is on or after that UTC day."""
     injections = connection.ops.quote_name(TaskInjection._meta.db_table)
     runs = connection.ops.quote_name(TaskRun._meta.db_table)
-    return bulk.execute(
+    sql = (
         f"UPDATE {injections} SET finished_at = t.finished_at FROM {runs} t "
         f"WHERE t.id = {injections}.task_run_id AND {injections}.finished_at <> t.finished_at"
+    )
+    if since is None:
+        return bulk.execute(sql)
+    start = datetime.combine(since, time.min, tzinfo=UTC)
+    return bulk.execute(
+        f"{sql} AND (t.finished_at >= %s OR {injections}.finished_at >= %s)", [start, start]
     )
 
 

@@ -54,13 +54,14 @@ class Command(BaseCommand):
         result = refresh_retrieval_rollup(since=since)
         flow_rows = refresh_retrieval_flows(since=since)
         task_rows = refresh_task_outcome_days(since=since)
+        # The reflection page's copy of each injected run's time.
+        finish_times_changed = refresh_injection_finish_times(since=since)
         injection_days_changed = refresh_injection_outcome_days(since=since)
         # Membership changes depend on every earlier state: always recounted whole.
         active_set_rows = refresh_active_set()
         # The counters are all-time: a recount from a day on has nothing to limit them to.
         useful_changed = refresh_useful_counters() if since is None else None
         injections_changed = refresh_injection_counters() if since is None else None
-        finish_times_changed = refresh_injection_finish_times() if since is None else None
         vacuum_rewritten()
         seconds = time.perf_counter() - started
         if as_json:
@@ -98,5 +99,4 @@ class Command(BaseCommand):
             self.stdout.write(f"Useful-retrieval counts corrected: {useful_changed:,}")
         if injections_changed is not None:
             self.stdout.write(f"Injection counts corrected: {injections_changed:,}")
-        if finish_times_changed is not None:
-            self.stdout.write(f"Injection finish times corrected: {finish_times_changed:,}")
+        self.stdout.write(f"Injection finish times corrected: {finish_times_changed:,}")

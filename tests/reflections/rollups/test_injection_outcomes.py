@@ -57,9 +57,13 @@ def rollup() -> dict[tuple[int, date], tuple[int, int, int, int]]:
     }
 
 
-def copies_agree() -> bool:
-    """Every injection carries its run's finished_at (the reflection page pages by it)."""
-    return not TaskInjection.objects.exclude(finished_at=F("task_run__finished_at")).exists()
+def copies_agree(*task_ids: str) -> bool:
+    """Every injection (of these tasks) carries its run's finished_at (the reflection page
+    pages by it)."""
+    injections = TaskInjection.objects.all()
+    if task_ids:
+        injections = injections.filter(task_run__task_id__in=task_ids)
+    return not injections.exclude(finished_at=F("task_run__finished_at")).exists()
 
 
 def at(task: dict, finished_at: str) -> dict:
@@ -212,6 +216,9 @@ def test_refresh_rollup_and_the_daily_job_correct_a_drifted_rollup(workspace):
         TaskRun.objects.filter(task_id="t1").update(
             finished_at=datetime(2026, 5, 29, 1, tzinfo=UTC)
         )
+        TaskRun.objects.filter(task_id="t2").update(
+            finished_at=datetime(2026, 6, 3, 11, tzinfo=UTC)
+        )
         InjectionOutcomeDay.objects.filter(day=date(2026, 6, 3)).delete()
         InjectionOutcomeDay.objects.create(
             reflection=Reflection.objects.get(source_path=SALES),
@@ -226,6 +233,7 @@ def test_refresh_rollup_and_the_daily_job_correct_a_drifted_rollup(workspace):
     assert not copies_agree()
     call_command("refresh_rollup", "--since", "2026-06-01", stdout=StringIO())
     assert rollup() != expected  # the 29th of May is before --since
+    assert copies_agree("t2") and not copies_agree("t1")  # so is t1's time
     assert days_of(FINANCE)[date(2026, 6, 3)] == expected[(days_key(FINANCE, "2026-06-03"))]
     call_command("refresh_rollup", stdout=StringIO())
     assert rollup() == expected
