@@ -79,6 +79,7 @@ def _render_item(
     status: int = 200,
     confirm: Confirmation | None = None,
     queue: selectors.QueueRows | None = None,
+    fetched_ahead: bool = False,
 ) -> HttpResponse:
     reviewer = item.reviewer if item.reviewer_id else request.user
     if queue is None or item.reviewer_id != request.user.pk:
@@ -111,6 +112,8 @@ def _render_item(
         "can_comment": cycle.is_open,
         "judgements": suggestions_for(item.reflection_id),
     }
+    if fetched_ahead:  # not shown yet: the messages wait for the step that shows it
+        context["messages"] = ()
     if wants_fragment(request):
         response = render(request, "reviews/queue.html#queue-item", context, status=status)
         return push_url(response, _item_url(item))
@@ -122,9 +125,10 @@ def _render_item(
 def item_detail(request: HtmxHttpRequest, pk: int, rank: int) -> HttpResponse:
     cycle = selectors.get_cycle_for_user(request.user, pk)
     item = selectors.get_item_for_user(request.user, cycle, rank)
-    if not request.headers.get(PREFETCH):
+    fetched_ahead = bool(request.headers.get(PREFETCH))
+    if not fetched_ahead:
         mark_thread_seen(request.user, item.thread_key)  # its mentions are read
-    return _render_item(request, cycle, item)
+    return _render_item(request, cycle, item, fetched_ahead=fetched_ahead)
 
 
 def render_item(request, cycle, item, *, error: str = "", status: int = 200) -> HttpResponse:

@@ -176,3 +176,14 @@ def test_a_reviewer_of_another_department_cannot_fetch_an_item_in_the_background
     outsider = UserFactory(roles=["reviewer"], departments=[DepartmentFactory(slug="finance")])
     response = client_for(outsider).get(url(cycle, 2), headers={**HTMX, "X-Queue-Prefetch": "1"})
     assert response.status_code == 404
+
+
+def test_fetching_the_next_item_in_the_background_leaves_waiting_messages_for_the_page(cycle, ana):
+    client = client_for(ana)
+    client.post(url(cycle, 1, "reviews:decide"), {"verdict": "keep", "version": 0})  # no htmx
+
+    fetched = soup_of(client.get(url(cycle, 2), headers={**HTMX, "X-Queue-Prefetch": "1"}))
+    assert fetched.select_one("#queue-messages .messages") is None
+
+    shown = soup_of(client.get(url(cycle, 2)))
+    assert "#1 Lesson 0 <b>bold</b>: Keep." in shown.select_one("#queue-messages").get_text()
