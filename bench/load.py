@@ -22,8 +22,10 @@ What it does:
    ``max(users, --rounds)`` rounds in all, shared out between the users. One round per worker
    process is run first and not counted (imports, connections).
 4. Prints for each level and page the p50 and p95 in ms, the ratio p95(page) ÷ p95(reflection
-   list) of the same level, the errors, and the throughput (requests/s); then throughput at the
-   highest level ÷ throughput at 1 user.
+   list) of the same level, the errors, and the throughput (requests/s) over the whole run and
+   while every user of the level was busy (until the first finished its share: the run's end,
+   when only the slower users are left, is not that level's concurrency); then throughput at
+   the highest level ÷ at 1 user, both ways.
 
 Absolute times drift on a shared machine; the ratios within one run are what we track
 (docs/architecture.md, "Under load").
@@ -77,12 +79,14 @@ class Results:
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     lock: threading.Lock = field(default_factory=threading.Lock)
+    ended: list[float] = field(default_factory=list)  # when each request was answered
     verdicts: int = 0
     steps: int = 0  # verdicts answered by a step (the page held the next item)
 
     def add(self, page: str, seconds: float, error: str = "") -> None:
         with self.lock:
             self.times[page].append(seconds)
+            self.ended.append(time.perf_counter())
             if error:
                 self.errors[page].append(error)
 
@@ -229,15 +233,36 @@ class VirtualUser:
             self.timed(results, page, lambda path=path: m.get(f"{b}{path}", timeout=300))
 
 
-def run_level(users: list[VirtualUser], rounds: int) -> tuple[Results, float]:
+@dataclass
+class Level:
+    results: Results
+    started: float
+    first_done: float  # when the first user finished its share: until then all were busy
+    finished: float
+
+    @property
+    def seconds(self) -> float:
+        return self.finished - self.started
+
+    @property
+    def busy_throughput(self) -> float:
+        """Requests/s while every user of the level was busy: the run's end, when only the
+        slower users are left, is not this level's concurrency."""
+        answered = sum(1 for t in self.results.ended if t <= self.first_done)
+        return answered / (self.first_done - self.started)
+
+
+def run_level(users: list[VirtualUser], rounds: int) -> Level:
     results = Results()
     shares = [
         rounds // len(users) + (1 if i < rounds % len(users) else 0) for i in range(len(users))
     ]
+    done: list[float] = []
 
     def work(user: VirtualUser, n: int) -> None:
         for _ in range(n):
             user.round(results)
+        done.append(time.perf_counter())
 
     threads = [
         threading.Thread(target=work, args=(u, n)) for u, n in zip(users, shares, strict=True)
@@ -247,15 +272,19 @@ def run_level(users: list[VirtualUser], rounds: int) -> tuple[Results, float]:
         t.start()
     for t in threads:
         t.join()
-    return results, time.perf_counter() - started
+    return Level(results, started, min(done), time.perf_counter())
 
 
-def report(level: int, results: Results, seconds: float) -> float:
-    throughput = results.requests / seconds
+def report(level: int, run: Level) -> tuple[float, float]:
+    """Prints the level's table; returns its throughput while all users were busy, and over
+    the whole run."""
+    results = run.results
+    throughput = run.busy_throughput
     list_p95 = percentile(results.times[LIST], 95)
     print(
-        f"\n{level} concurrent user(s): {results.requests} requests in {seconds:.1f} s, "
-        f"{throughput:.2f} requests/s"
+        f"\n{level} concurrent user(s): {results.requests} requests in {run.seconds:.1f} s, "
+        f"{results.requests / run.seconds:.2f} requests/s; {throughput:.2f} requests/s while all "
+        f"{level} were busy (the first {run.first_done - run.started:.1f} s)"
     )
     print(f"  {'page':<22} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'p95/list':>9}  errors")
     for page in PAGES_IN_ORDER:
@@ -271,7 +300,7 @@ def report(level: int, results: Results, seconds: float) -> float:
         )
     if results.verdicts:
         print(f"  queue verdicts answered by a step: {results.steps} of {results.verdicts}")
-    return throughput
+    return throughput, results.requests / run.seconds
 
 
 def main() -> None:
@@ -382,11 +411,14 @@ def main() -> None:
             t.join()
         throughput = {}
         for level in levels:
-            results, seconds = run_level(pool[:level], max(level, args.rounds))
-            throughput[level] = report(level, results, seconds)
+            throughput[level] = report(level, run_level(pool[:level], max(level, args.rounds)))
         if 1 in throughput and len(throughput) > 1:
             top = max(throughput)
-            print(f"\nthroughput at {top} users ÷ at 1 user: {throughput[top] / throughput[1]:.2f}")
+            (busy_top, whole_top), (busy_one, whole_one) = throughput[top], throughput[1]
+            print(
+                f"\nthroughput at {top} users ÷ at 1 user: {busy_top / busy_one:.2f} while all "
+                f"were busy ({whole_top / whole_one:.2f} over the whole run)"
+            )
     finally:
         os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)
