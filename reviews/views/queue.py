@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
@@ -116,8 +117,13 @@ def _render_item(
         context["messages"] = ()
     if wants_fragment(request):
         response = render(request, "reviews/queue.html#queue-item", context, status=status)
-        return push_url(response, _item_url(item))
-    return render(request, "reviews/queue.html", context, status=status)
+        push_url(response, _item_url(item))
+    else:
+        response = render(request, "reviews/queue.html", context, status=status)
+    # The item's address answers a fragment (htmx, the prefetch) or a page: never the one
+    # cached for the other.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required

@@ -187,3 +187,11 @@ def test_fetching_the_next_item_in_the_background_leaves_waiting_messages_for_th
 
     shown = soup_of(client.get(url(cycle, 2)))
     assert "#1 Lesson 0 <b>bold</b>: Keep." in shown.select_one("#queue-messages").get_text()
+
+
+def test_the_item_page_and_its_fragment_are_never_cached_for_each_other(cycle, ana):
+    client = client_for(ana)
+    fetched = client.get(url(cycle, 2), headers={**HTMX, "X-Queue-Prefetch": "1"})
+    page = client.get(url(cycle, 2))
+    assert "<html" not in fetched.content.decode() and "<html" in page.content.decode()
+    assert "HX-Request" in fetched["Vary"] and "HX-Request" in page["Vary"]
