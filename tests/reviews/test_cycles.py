@@ -51,18 +51,8 @@ def retrieve(reflection, times: int, *, at: datetime = IN_WINDOW):
 
 
 @pytest.fixture
-def sales():
-    return DepartmentFactory(slug="sales", name="Sales")
-
-
-@pytest.fixture
 def agent(sales):
     return AgentFactory(name="sales-bot", department=sales)
-
-
-@pytest.fixture
-def ana(sales):
-    return UserFactory(username="ana", roles=["reviewer"], departments=[sales])
 
 
 @pytest.fixture

@@ -78,11 +78,6 @@ def signed_in(client, *roles, departments=()):
 
 
 @pytest.fixture
-def sales():
-    return DepartmentFactory(slug="sales", name="Sales")
-
-
-@pytest.fixture
 def finance():
     return DepartmentFactory(slug="finance", name="Finance")
 

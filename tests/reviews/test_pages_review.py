@@ -18,7 +18,6 @@ from reviews.services.cycles import open_cycle
 from reviews.services.verdicts import decide
 from tests.factories import (
     AgentFactory,
-    DepartmentFactory,
     ReflectionFactory,
     RetrievalEventFactory,
     UserFactory,
@@ -26,16 +25,6 @@ from tests.factories import (
 from tests.pages import client_for, soup_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sales():
-    return DepartmentFactory(slug="sales", name="Sales")
-
-
-@pytest.fixture
-def ana(sales):
-    return UserFactory(username="ana", roles=["reviewer"], departments=[sales])
 
 
 @pytest.fixture

@@ -34,16 +34,6 @@ HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def sales():
-    return DepartmentFactory(slug="sales", name="Sales")
-
-
-@pytest.fixture
-def ana(sales):
-    return UserFactory(username="ana", roles=["reviewer"], departments=[sales])
-
-
-@pytest.fixture
 def cycle(sales, ana):
     """Four items, ranks 1 to 4, all in ana's queue."""
     agent = AgentFactory(name="sales-bot", department=sales)
