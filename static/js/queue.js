@@ -98,16 +98,19 @@
   // step (X-Queue-Step) holding only the header, the messages and a fresh "shown" time, which
   // are put into the held item before htmx swaps it in. Anything else is a full item as before.
   var held = null;
+  var fetching = null;  // the rank of the item whose next one is on its way
+  var named = null;  // what the verdict in flight named: a later fetch cannot take it away
 
   function parse(html) {
     return new DOMParser().parseFromString(html, "text/html");
   }
 
   function prefetch() {
-    held = null;
     var spot = document.getElementById("queue-prefetch");
     var from = item() && item().dataset.rank;
     if (!spot || !from) return;
+    if ((held && held.from === from) || fetching === from) return;  // in hand, or on its way
+    fetching = from;
     fetch(spot.dataset.url, {
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-Queue-Prefetch": "1" },
@@ -121,7 +124,8 @@
         held = { from: from, rank: next.dataset.rank, version: version.value, html: html };
         item().dataset.held = held.rank;  // for the browser tests: the next item is in hand
       })
-      .catch(function () { held = null; });  // the verdict then answers with the whole item
+      .catch(function () {})  // the verdict then answers with the whole item
+      .finally(function () { if (fetching === from) fetching = null; });
   }
 
   function replace(into, from, selector) {
@@ -132,6 +136,7 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     if (held && event.detail.verb === "post" && item() && item().dataset.rank === held.from) {
+      named = held;
       event.detail.headers["X-Queue-Held"] = held.rank + "@" + held.version;
     }
   });
@@ -140,18 +145,18 @@
     var xhr = event.detail.xhr;
     var rank = xhr && xhr.getResponseHeader("X-Queue-Step");
     if (!rank) return;
-    if (!held || held.rank !== rank) {  // not ours to complete: load the item as a page
+    if (!named || named.rank !== rank) {  // not ours to complete: load the item as a page
       event.detail.shouldSwap = false;
       window.location.assign(xhr.getResponseHeader("HX-Push-Url"));
       return;
     }
-    var next = parse(held.html).getElementById("queue-item");
+    var next = parse(named.html).getElementById("queue-item");
     var step = parse(event.detail.serverResponse).getElementById("queue-step");
     replace(next, step, ".queue-head");
     replace(next, step, "#queue-messages");
     next.querySelector("#verdict-form #shown").value = step.querySelector("#shown").value;
     event.detail.serverResponse = next.outerHTML;
-    held = null;
+    held = named = null;
   });
 
   // After htmx puts the next item in place, start reading it from the top.
