@@ -175,53 +175,14 @@ class VirtualUser:
         return response
 
     def round(self, results: Results | None) -> None:
-        b, m, r = self.base, self.manager, self.reviewer
+        b, m = self.base, self.manager
         k = self.index + self.step * 997
         self.step += 1
         self.timed(results, LIST, lambda: m.get(f"{b}/reflections/", timeout=300))
         pk = self.details[k % len(self.details)]
         self.timed(results, "reflection detail", lambda: m.get(f"{b}/reflections/{pk}/"))
         if self.items:
-            cycle, rank = self.items.next()
-            page = self.timed(
-                results, "queue item", lambda: r.get(f"{b}/reviews/{cycle}/items/{rank}/")
-            )
-            if page is not None and page.status_code == 200:
-                fields = dict(FORM_FIELD.findall(page.text))
-                token = r.cookies.get("csrftoken", "")
-                headers = {
-                    "HX-Request": "true",
-                    "X-CSRFToken": token,
-                    "Referer": f"{b}/reviews/{cycle}/items/{rank}/",
-                }
-                upcoming = UPCOMING.search(page.text)
-                if upcoming:  # what queue.js fetches while the reviewer reads the item
-                    fetched = self.timed(
-                        results,
-                        QUEUE_PREFETCH,
-                        lambda: r.get(
-                            f"{b}{upcoming[2]}",
-                            headers={"HX-Request": "true", "X-Queue-Prefetch": "1"},
-                        ),
-                    )
-                    version = (
-                        dict(FORM_FIELD.findall(fetched.text)).get("version")
-                        if (fetched is not None and fetched.status_code == 200)
-                        else None
-                    )
-                    if version is not None:
-                        headers["X-Queue-Held"] = f"{upcoming[1]}@{version}"
-                answer = self.timed(
-                    results,
-                    "queue verdict → next",
-                    lambda: r.post(
-                        f"{b}/reviews/{cycle}/items/{rank}/decide/",
-                        data={"verdict": "keep", **fields},
-                        headers=headers,
-                    ),
-                )
-                if results is not None:
-                    results.verdict(answer)
+            self.queue_step(results, *self.items.next())
         for page, path in [
             ("memory health", "/reflections/health/"),
             ("insights overview", "/insights/"),
@@ -231,6 +192,32 @@ class VirtualUser:
             ("agreement", "/agreement/"),
         ]:
             self.timed(results, page, lambda path=path: m.get(f"{b}{path}", timeout=300))
+
+    def queue_step(self, results: Results | None, cycle: int, rank: int) -> None:
+        """A queue item, the next one fetched as queue.js fetches it while the item is read,
+        and the verdict naming it."""
+        r, url = self.reviewer, f"{self.base}/reviews/{cycle}/items/{rank}/"
+        page = self.timed(results, "queue item", lambda: r.get(url))
+        if page is None or page.status_code != 200:
+            return
+        fields = dict(FORM_FIELD.findall(page.text))
+        token = r.cookies.get("csrftoken", "")
+        headers = {"HX-Request": "true", "X-CSRFToken": token, "Referer": url}
+        if upcoming := UPCOMING.search(page.text):
+            ahead = {"HX-Request": "true", "X-Queue-Prefetch": "1"}
+            next_url = f"{self.base}{upcoming[2]}"
+            fetched = self.timed(results, QUEUE_PREFETCH, lambda: r.get(next_url, headers=ahead))
+            if fetched is not None and fetched.status_code == 200:
+                held = f"{upcoming[1]}@{dict(FORM_FIELD.findall(fetched.text))['version']}"
+                headers["X-Queue-Held"] = held
+        data = {"verdict": "keep", **fields}
+        answer = self.timed(
+            results,
+            "queue verdict → next",
+            lambda: r.post(f"{url}decide/", data=data, headers=headers),
+        )
+        if results is not None:
+            results.verdict(answer)
 
 
 @dataclass
