@@ -97,6 +97,13 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             "transaction_mode": "IMMEDIATE",
         }
     )
+    # Tests on a file too, not in memory: an in-memory database shares one cache between
+    # connections, where a page read while a verdict writes fails at once ("database table is
+    # locked") instead of waiting as the product's own SQLite file does (the live server
+    # answers the queue's fetch ahead and the verdict at the same time).
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(BASE_DIR / ".test-db.sqlite3")
+    )
 
 # Read replica for the dashboards (docs/operations.md, "Scaling out"): when set, the selectors
 # that draw dashboards read from it (reflexion_site.routers); every write goes to default.
