@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tests.factories import DepartmentFactory, UserFactory
+
 # Hypothesis' deadline is a timing assertion: on a loaded CI machine it fails tests that are right.
 hypothesis_settings.register_profile("project", deadline=None)
 hypothesis_settings.load_profile("project")
@@ -30,3 +32,16 @@ def _charts_validated(settings):
 def samples() -> Path:
     assert SAMPLES.is_dir(), f"the sample inputs are missing at {SAMPLES}"
     return SAMPLES
+
+
+# The Sales department and its reviewer ana, as the review tests and the queue's browser tests
+# use them (a module may define its own).
+@pytest.fixture
+def sales():
+    return DepartmentFactory(slug="sales", name="Sales")
+
+
+@pytest.fixture
+def ana(sales):
+    """A reviewer of Sales."""
+    return UserFactory(username="ana", roles=["reviewer"], departments=[sales])

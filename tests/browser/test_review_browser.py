@@ -18,10 +18,8 @@ from reviews.services.cycles import open_cycle
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import (
     AgentFactory,
-    DepartmentFactory,
     ReflectionFactory,
     RetrievalEventFactory,
-    UserFactory,
 )
 
 pytestmark = BROWSER
@@ -34,16 +32,6 @@ TITLES = [
     "Ask for the PO number first",
 ]
 HINT = "Pick the original with 1\N{EN DASH}9, then press d again."
-
-
-@pytest.fixture
-def sales():
-    return DepartmentFactory(slug="sales", name="Sales")
-
-
-@pytest.fixture
-def ana(sales):
-    return UserFactory(username="ana", roles=["reviewer"], departments=[sales])
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import DepartmentFactory, UserFactory
-
 
 @pytest.fixture
 def workspace(tmp_path, samples) -> Path:
@@ -16,17 +14,6 @@ def workspace(tmp_path, samples) -> Path:
     ws = tmp_path / "ws"
     shutil.copytree(samples, ws, symlinks=True)
     return ws
-
-
-@pytest.fixture
-def sales():
-    return DepartmentFactory(slug="sales", name="Sales")
-
-
-@pytest.fixture
-def ana(sales):
-    """A reviewer of Sales."""
-    return UserFactory(username="ana", roles=["reviewer"], departments=[sales])
 
 
 # The duplicate guard's department, for its service and page tests.
