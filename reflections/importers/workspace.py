@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ CONVENTIONAL_PREFIXES = (
     ("memory", "reflexions"),
     (".aiwg", "ralph", "reflections"),
 )
+_PREFIX_MARKS = tuple(f"/{'/'.join(prefix)}/" for prefix in CONVENTIONAL_PREFIXES)
 REFLECTION_SUFFIXES = frozenset({".md", ".json", ".jsonl"})
 # Suffixes a binary file must not hide behind (a .jsonl binary is more likely a stray log).
 TEXT_REFLECTION_SUFFIXES = frozenset({".md", ".json"})
@@ -43,7 +45,7 @@ _UNRECOGNISED = {
 
 @dataclass(frozen=True)
 class SourceFile:
-    abs_path: Path  # resolved
+    abs_path: str  # resolved
     source_path: str  # relative to the workspace root, POSIX separators
     format: str  # "" until read: detect_format runs on the content (read_source)
 
@@ -81,9 +83,7 @@ def read_text_source(st: SourceText, *, now: datetime) -> list[ParsedReflection 
     fmt = detect_format(st.source_path, raw[:HEAD_BYTES]) if b"\x00" not in raw[:8192] else None
     limit = max_bytes(fmt or "")
     if len(raw) > limit:
-        return [
-            _too_big(SourceFile(Path(st.source_path), st.source_path, fmt or ""), len(raw), limit)
-        ]
+        return [_too_big(SourceFile(st.source_path, st.source_path, fmt or ""), len(raw), limit)]
     if b"\x00" in raw[:8192]:
         return [Rejection(st.source_path, None, _BINARY)]
     if fmt is None:
@@ -196,14 +196,19 @@ def parse_paths(
 
 
 class _Walk:
+    """Paths are plain strings here: the walk visits every file of a 100,000-file tree, and
+    pathlib's objects (parsing, hashing, comparing their parts) cost ten times the walk itself.
+    Every path is absolute and resolved, joined with "/" from a resolved directory."""
+
     def __init__(self) -> None:
-        self.files: dict[Path, SourceFile] = {}
+        self.files: dict[str, SourceFile] = {}
         self.rejections: dict[tuple[str, str], Rejection] = {}
-        self._roots: dict[Path, Path | None] = {}
+        self._roots: dict[str, str | None] = {}
 
     def results(self) -> list[SourceFile | Rejection]:
         by_source: dict[str, SourceFile] = {}
-        for path in sorted(self.files):
+        # In pathlib's order (by parts), so that the same file comes first as before.
+        for path in sorted(self.files, key=_parts):
             sf = self.files[path]
             first = by_source.setdefault(sf.source_path, sf)
             if first is not sf:
@@ -229,18 +234,18 @@ class _Walk:
             self.reject(str(arg), f"cannot resolve the path: {exc}")
             return
         if top.is_dir():
-            self.walk(top)
+            self.walk(str(top))
         elif top.is_file():
-            self.file(top, fallback_root=top.parent, explicit=True)
+            self.file(str(top), fallback_root=str(top.parent), explicit=True)
         else:
             self.reject(str(arg), "not a regular file or directory")
 
-    def walk(self, top: Path) -> None:
+    def walk(self, top: str) -> None:
         stack, seen = [top], {top}
         while stack:
             directory = stack.pop()
             try:
-                entries = sorted(os.scandir(directory), key=lambda e: e.name)
+                entries = sorted(os.scandir(directory), key=_NAME)
             except OSError as exc:
                 where = self.source_path(directory, top)
                 self.reject(where, f"cannot list the directory: {exc.strerror or exc}")
@@ -249,13 +254,13 @@ class _Walk:
                 name = entry.name
                 if (name.startswith(".") and name != ".aiwg") or name in SKIPPED_DIRS:
                     continue
-                path = Path(entry.path)
+                path = entry.path
                 if entry.is_symlink():
                     followed = self.follow(path, top)
                     if followed is None:
                         continue
                     path = followed
-                    is_dir = path.is_dir()
+                    is_dir = os.path.isdir(path)
                 else:
                     is_dir = entry.is_dir(follow_symlinks=False)
                     if not is_dir and not entry.is_file(follow_symlinks=False):
@@ -267,14 +272,14 @@ class _Walk:
                 else:
                     self.file(path, fallback_root=top, explicit=False)
 
-    def follow(self, link: Path, top: Path) -> Path | None:
+    def follow(self, link: str, top: str) -> str | None:
         """A symlink's target if it stays inside the tree; otherwise reject it, unfollowed."""
         try:
-            target = link.resolve()
+            target = Path(link).resolve()
         except (OSError, RuntimeError):  # a loop
             target = None
         # A directory may hold reflections; of files, only reflection-looking names matter.
-        relevant = link.suffix.lower() in REFLECTION_SUFFIXES or (
+        relevant = _suffix(link).lower() in REFLECTION_SUFFIXES or (
             target is not None and target.is_dir()
         )
         if target is None or not target.exists():
@@ -286,10 +291,10 @@ class _Walk:
                 where = self.source_path(link, top)
                 self.reject(where, f"symlink points outside the workspace ({where} → {target})")
             return None
-        return target
+        return str(target)
 
-    def file(self, path: Path, *, fallback_root: Path, explicit: bool) -> None:
-        suffix = path.suffix.lower()
+    def file(self, path: str, *, fallback_root: str, explicit: bool) -> None:
+        suffix = _suffix(path).lower()
         if path in self.files or (not explicit and suffix not in REFLECTION_SUFFIXES):
             return
         source_path = self.source_path(path, fallback_root)
@@ -322,31 +327,44 @@ class _Walk:
             detail = _UNRECOGNISED.get(suffix, f"unsupported file type {suffix or '(none)'!r}")
             self.reject(source_path, f"not a recognised reflection format: {detail}")
 
-    def source_path(self, path: Path, fallback_root: Path) -> str:
-        parts = path.parts
-        for i in range(len(parts) - 2, -1, -1):
-            for prefix in CONVENTIONAL_PREFIXES:
-                end = i + len(prefix)
-                if parts[i:end] == prefix and len(parts) > end:
-                    return "/".join(parts[i:])
-        root = self._workspace_root(path.parent) or fallback_root
+    def source_path(self, path: str, fallback_root: str) -> str:
+        # From the innermost conventional tree on, when something follows it.
+        start = max(path.rfind(mark) for mark in _PREFIX_MARKS)
+        if start >= 0:
+            return path[start + 1 :]
+        root = self._workspace_root(os.path.dirname(path)) or fallback_root
         try:
-            return path.relative_to(root).as_posix()
+            return Path(path).relative_to(root).as_posix()
         except ValueError:
-            return path.name
+            return path.rsplit("/", 1)[-1]
 
-    def _workspace_root(self, directory: Path) -> Path | None:
+    def _workspace_root(self, directory: str) -> str | None:
         """The nearest ancestor holding a memory/ or .aiwg/ directory, cached per directory."""
         if directory not in self._roots:
+            path = Path(directory)
             self._roots[directory] = next(
                 (
-                    d
-                    for d in (directory, *directory.parents)
+                    str(d)
+                    for d in (path, *path.parents)
                     if (d / "memory").is_dir() or (d / ".aiwg").is_dir()
                 ),
                 None,
             )
         return self._roots[directory]
+
+
+def _suffix(path: str) -> str:
+    """pathlib's suffix of a path's last part: from its last dot, unless it leads or ends it."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+_NAME = operator.attrgetter("name")
+
+
+def _parts(path: str) -> list[str]:
+    return path.split("/")
 
 
 def _format_follows_from_content(source_path: str, suffix: str) -> bool:
