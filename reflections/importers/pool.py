@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import datetime
 
 from reflections.importers.base import ParsedReflection, Rejection
@@ -18,10 +19,9 @@ PARALLEL_PARSE_THRESHOLD = 2000
 
 
 def _parse_source(
-    args: tuple[SourceFile | SourceText, datetime],
+    source: SourceFile | SourceText, now: datetime
 ) -> list[ParsedReflection | Rejection]:
     """Parse and scan one file, in a worker: scanning is as costly as parsing."""
-    source, now = args
     if isinstance(source, SourceText):
         items = read_text_source(source, now=now)
     else:
@@ -77,27 +77,68 @@ def start_fork_server() -> None:
         forkserver.ensure_running()
 
 
-def parse_sources(
+def parse_batches(
     sources: list[SourceFile | SourceText],
     *,
     now: datetime,
+    rows: int,
     progress: Callable[[int], None] | None = None,
-) -> Iterator[ParsedReflection | Rejection]:
-    """Read and parse files in order, on every core when there are enough of them."""
-    work = [(s, now) for s in sources]
+) -> Iterator[list[ParsedReflection | Rejection]]:
+    """Read and parse files in order, on every core when there are enough of them, handing
+    over what is parsed in batches of about `rows` items (a file's items stay together).
+
+    With the pool, a batch is also handed over as soon as the next files are not parsed yet:
+    the caller stores it meanwhile instead of waiting for a full batch, so the database starts
+    on the first files at once and never idles while parsed rows wait (docs/architecture.md,
+    "Import speed")."""
     workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    pool = None
-    if len(work) >= PARALLEL_PARSE_THRESHOLD and (workers or 1) > 1:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
-        # Small enough chunks that the first parsed files arrive (and get stored) early.
-        results: Iterable = pool.map(_parse_source, work, chunksize=64)
-    else:
-        results = map(_parse_source, work)
-    try:
-        for items in results:
-            yield from items
+    if len(sources) < PARALLEL_PARSE_THRESHOLD or (workers or 1) < 2:
+        batch: list[ParsedReflection | Rejection] = []
+        for source in sources:
+            batch.extend(_parse_source(source, now))
             if progress:
                 progress(1)
+            if len(batch) >= rows:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
+    try:
+        # Small tasks, so that the first parsed files arrive (and get stored) early.
+        pending = deque(
+            pool.submit(_parse_task, sources[i : i + TASK_FILES], now)
+            for i in range(0, len(sources), TASK_FILES)
+        )
+        yield from _in_batches(pending, rows=rows, progress=progress)
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        pool.shutdown(cancel_futures=True)
+
+
+def _in_batches(
+    tasks: deque[Future], *, rows: int, progress: Callable[[int], None] | None
+) -> Iterator[list[ParsedReflection | Rejection]]:
+    """The tasks' items in order, a batch at a time: `rows` items (or a few more), or fewer
+    when the next task is not done yet (the caller stores what is there rather than wait)."""
+    batch: list[ParsedReflection | Rejection] = []
+    while tasks:
+        for items in tasks.popleft().result():
+            batch.extend(items)
+            if progress:
+                progress(1)
+        if len(batch) >= rows or (tasks and not tasks[0].done()):
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+# Files per task sent to a worker: enough to make the round trip negligible.
+TASK_FILES = 64
+
+
+def _parse_task(
+    sources: list[SourceFile | SourceText], now: datetime
+) -> list[list[ParsedReflection | Rejection]]:
+    return [_parse_source(source, now) for source in sources]
