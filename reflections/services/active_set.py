@@ -3,7 +3,7 @@ which it joined (+1) or left (-1) the active set (active or promoted)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from django.db import connection, transaction
 
@@ -119,8 +119,9 @@ def history_watermark() -> int:
     return last or 0
 
 
-def refresh_active_set_since(watermark: int) -> int:
+def refresh_active_set_since(watermark: int, *, counted: Collection[int] = ()) -> int:
     """Recount the reflections that got history rows after ``watermark`` (an import: new
-    reflections, content updates that may move a created_at or a department, states)."""
+    reflections, content updates that may move a created_at or a department, states), but
+    those whose rows the import wrote itself (``counted``: new reflections)."""
     ids = ReflectionHistory.objects.filter(id__gt=watermark).values_list("reflection_id", flat=True)
-    return refresh_active_set(set(ids))
+    return refresh_active_set(set(ids).difference(counted))

@@ -218,6 +218,12 @@ def lock_imports() -> None:
     # SQLite: transactions are IMMEDIATE (settings), so the write lock is already held.
 
 
+def check_foreign_keys_now() -> None:
+    """Inside a batch's transaction: check foreign keys at each statement from now on."""
+    if bulk.is_postgres():
+        bulk.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 def chunks(items: Iterable, size: int) -> Iterator[list]:
     chunk: list = []
     for item in items:

@@ -11,11 +11,17 @@ whose department is only learned from a later record of the same agent, and chan
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 
 from reflections import bulk
 from reflections.importers.base import ParsedReflection, Rejection
-from reflections.models import Reflection, ReflectionHistory, ScanFinding, State
+from reflections.models import (
+    ActiveSetChange,
+    Reflection,
+    ReflectionHistory,
+    ScanFinding,
+    State,
+)
 from reflections.scanning import describe_findings
 from reflections.services.batches import (
     HISTORY_COLUMNS,
@@ -61,6 +67,8 @@ REFLECTION_COLUMNS = (
     "imported_at",
     "updated_at",
 )
+
+ACTIVE_SET_COLUMNS = ("reflection_id", "department_id", "day", "change")
 
 FINDING_COLUMNS = (
     "reflection_id",
@@ -140,6 +148,11 @@ class ReflectionBatch:
         self.changed: list[tuple[ParsedReflection, int | None, int, tuple]] = []
         self.rejected_on_write = []
         self.history: list[tuple] = []
+        # New reflections' ActiveSetChange rows, written with them (active_set.py): a new
+        # reflection's only history row is its creation, so it joins the active set on the
+        # day it was created if it is imported active or promoted, and that is all.
+        self.active_rows: list[tuple] = []
+        self.counted: set[int] = set()  # reflections whose rows are written: not recounted
         self.quarantined: list[tuple[int, ParsedReflection]] = []
         # Into an empty table (a team moving its memory in) every file is new: no lookups.
         self.table_was_empty = not Reflection.objects.exists()
@@ -168,9 +181,7 @@ class ReflectionBatch:
         self._store(self.waiting)
         self.waiting = []
         self._update_changed()
-        bulk.write_rows(
-            ReflectionHistory._meta.db_table, HISTORY_COLUMNS, self.history, adapt=False
-        )
+        self._write_history()
         bulk.write_rows(ScanFinding._meta.db_table, FINDING_COLUMNS, self._findings(), adapt=False)
         self.summary.rejected.extend(self.rejected_on_write)
         self.summary.details["quarantined"] = self.summary.details.get("quarantined", 0) + len(
@@ -235,6 +246,19 @@ class ReflectionBatch:
             (self._new_row(pk, *row) for pk, row in zip(ids, new_rows, strict=True)),
             adapt=False,
         )
+        # Their history and active-set rows now too, rather than all at the end of the batch,
+        # when the database would store them while nothing else is left to do.
+        self._write_history()
+
+    def _write_history(self) -> None:
+        bulk.write_rows(
+            ReflectionHistory._meta.db_table, HISTORY_COLUMNS, self.history, adapt=False
+        )
+        self.history = []
+        bulk.write_rows(
+            ActiveSetChange._meta.db_table, ACTIVE_SET_COLUMNS, self.active_rows, adapt=False
+        )
+        self.active_rows = []
 
     def _new_row(self, pk: int, p: ParsedReflection, agent_id: int | None, dept_id: int) -> tuple:
         state = State.QUARANTINED if p.findings else state_declared_by_file(p)
@@ -247,6 +271,11 @@ class ReflectionBatch:
             if p.deprecated_reason:
                 reason += f" ({p.deprecated_reason})"
         self.history.append(self._history(pk, "created", "", state, reason, "", p.content_hash))
+        self.counted.add(pk)
+        if state in (State.ACTIVE, State.PROMOTED):
+            self.active_rows.append(
+                (pk, dept_id, p.created_at.astimezone(UTC).date().isoformat(), 1)
+            )
         # The values of content_values, adapted here once rather than per value in write_rows
         # (at 100,000 rows the generic adaptation costs as much as the COPY itself), and put
         # straight into a tuple in REFLECTION_COLUMNS order: no dict per row.

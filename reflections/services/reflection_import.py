@@ -11,13 +11,14 @@ from django.utils import timezone
 
 from reflections.caching import EVENTS, bump_data_version
 from reflections.importers.base import ParsedReflection, Rejection
-from reflections.importers.pool import parse_sources, start_fork_server
+from reflections.importers.pool import parse_batches, start_fork_server
 from reflections.importers.workspace import SourceFile, SourceText, iter_reflection_files
 from reflections.models import ImportRun
 from reflections.services.active_set import history_watermark, refresh_active_set_since
 from reflections.services.batches import (
     ImportSummary,
     Progress,
+    check_foreign_keys_now,
     lock_imports,
     quote_value,
     valid_slug,
@@ -72,6 +73,9 @@ def import_reflections(
     started = timezone.now()
     with transaction.atomic():
         lock_imports()
+        # Foreign keys checked as each batch is stored, beside the parsing, rather than all at
+        # COMMIT when nothing else is left to do (Django makes them deferred).
+        check_foreign_keys_now()
         lessons_before, watermark = first_lessons(), history_watermark()
         batch = ReflectionBatch(
             summary=summary,
@@ -81,21 +85,21 @@ def import_reflections(
             create_departments=create_departments,
         )
         with search_index_built_after(len(sources)):
-            # The pool parses ahead while each chunk is stored (reflection_batch.py).
-            parsed: list[ParsedReflection] = []
-            for item in parse_sources(sources, now=now, progress=progress):
-                if isinstance(item, Rejection):
-                    summary.rejected.append(item)
-                    continue
-                parsed.append(item)
-                if len(parsed) >= CHUNK_ROWS:
-                    batch.add(parsed)
-                    parsed = []
-            batch.add(parsed)
+            # The pool parses ahead while each batch is stored (reflection_batch.py).
+            for items in parse_batches(sources, now=now, rows=CHUNK_ROWS, progress=progress):
+                parsed: list[ParsedReflection] = []
+                for item in items:
+                    if isinstance(item, Rejection):
+                        summary.rejected.append(item)
+                    else:
+                        parsed.append(item)
+                batch.add(parsed)
             batch.finish()
         # A lesson written earlier than its pair's first makes more of its tasks eligible.
         refresh_task_outcome_days(pairs=changed_pairs(lessons_before, first_lessons()))
-        refresh_active_set_since(watermark)
+        refresh_active_set_since(watermark, counted=batch.counted)
+        if batch.counted:
+            bump_data_version()  # the active set grew (refresh_active_set bumps its own)
         if summary.created or summary.updated:
             bump_data_version(EVENTS)  # a lesson written late in a past window counts there
         summary.withhold_unsafe()

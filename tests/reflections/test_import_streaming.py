@@ -8,9 +8,10 @@ import json
 import pytest
 from django.db import connection
 
-from reflections.models import Reflection, ReflectionHistory, ScanFinding
+from reflections.models import ActiveSetChange, Reflection, ReflectionHistory, ScanFinding
 from reflections.search import SEARCH_INDEX
 from reflections.services import reflection_batch, reflection_import, search_index
+from reflections.services.active_set import refresh_active_set
 from tests.reflections.import_support import import_ws
 
 pytestmark = pytest.mark.django_db
@@ -197,3 +198,52 @@ def test_a_new_row_holds_every_value_in_the_column_reflection_columns_names():
         None,
     )
     assert row["imported_at"] == row["updated_at"] == batch.db_now
+
+
+def active_set_rows() -> set[tuple]:
+    return set(
+        ActiveSetChange.objects.values_list("reflection_id", "department_id", "day", "change")
+    )
+
+
+def write_declared_states(ws):
+    """Files that declare every state, and one the scanner quarantines."""
+    for day, declared in enumerate(
+        ["promoted: true", "archived: true", "deprecated_reason: superseded", ""], start=10
+    ):
+        secret = "The key AKIAZ7Q3XK5R2M4W6N8P worked." if not declared else "Split the line."
+        (ws / f"memory/reflexions/2026-06/{day}-fin-2026061{day}.md").write_text(
+            f"---\ntask_type: reconciliation\noutcome: failure\ndepartment: finance\n"
+            f"agent: finance-agent\n{declared}\n---\n## What happened?\n{secret}\n\n"
+            "## What rule should I remember?\nRotate keys before month end.\n"
+        )
+
+
+def test_the_active_set_rows_an_import_writes_with_its_reflections_equal_a_whole_recount(
+    workspace, monkeypatch
+):
+    (workspace / "memory/reflexions/2026-06").mkdir(parents=True)
+    write_declared_states(workspace)
+    monkeypatch.setattr(reflection_import, "CHUNK_ROWS", 2)
+
+    import_ws(workspace)
+
+    written = active_set_rows()
+    states = set(Reflection.objects.values_list("state", flat=True))
+    refresh_active_set()
+    assert active_set_rows() == written
+    assert states == {"active", "promoted", "archived", "deprecated", "quarantined"}
+    assert len(written) == Reflection.objects.filter(state__in=["active", "promoted"]).count()
+
+
+def test_a_changed_file_is_still_recounted_after_the_import_wrote_the_new_ones(workspace):
+    import_ws(workspace)
+    changed = next(workspace.rglob("*.md"))
+    changed.write_text(changed.read_text().replace("\n", "\n\n", 1))
+
+    summary = import_ws(workspace)
+
+    assert summary.updated == 1
+    written = active_set_rows()
+    refresh_active_set()
+    assert active_set_rows() == written
