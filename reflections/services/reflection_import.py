@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from reflections.caching import EVENTS, bump_data_version
 from reflections.importers.base import ParsedReflection, Rejection
-from reflections.importers.pool import parse_batches, start_fork_server
+from reflections.importers.pool import objects_frozen, parse_batches, start_fork_server
 from reflections.importers.workspace import SourceFile, SourceText, iter_reflection_files
 from reflections.models import ImportRun
 from reflections.services.active_set import history_watermark, refresh_active_set_since
@@ -28,10 +28,10 @@ from reflections.services.reflection_batch import (  # noqa: F401 (REFLECTION_CO
     REFLECTION_COLUMNS,
     ReflectionBatch,
 )
-from reflections.services.search_index import search_index_built_after
 from reflections.services.task_rollup import changed_pairs, first_lessons, refresh_task_outcome_days
 
 
+@objects_frozen()
 def import_reflections(
     *,
     paths: list[Path] = (),
@@ -46,8 +46,8 @@ def import_reflections(
 ) -> ImportSummary:
     """Import reflection files or whole workspace trees as one all-or-nothing batch.
 
-    Every file is read and parsed before the transaction starts; a rejected file or line is
-    reported and skipped, and the accepted rest is written in a single transaction. With
+    Files are parsed (on every core when there are many) while the accepted ones are written,
+    in a single transaction; a rejected file or line is reported and skipped. With
     `per_file`, the summary also says what happened to each source path (`summary.files`). `texts`
     are files given as text (the API), parsed by the same rules as files on disk.
     """
@@ -84,17 +84,16 @@ def import_reflections(
             default_department=default_department,
             create_departments=create_departments,
         )
-        with search_index_built_after(len(sources)):
-            # The pool parses ahead while each batch is stored (reflection_batch.py).
-            for items in parse_batches(sources, now=now, rows=CHUNK_ROWS, progress=progress):
-                parsed: list[ParsedReflection] = []
-                for item in items:
-                    if isinstance(item, Rejection):
-                        summary.rejected.append(item)
-                    else:
-                        parsed.append(item)
-                batch.add(parsed)
-            batch.finish()
+        # The pool parses ahead while each batch is stored (reflection_batch.py).
+        for items in parse_batches(sources, now=now, rows=CHUNK_ROWS, progress=progress):
+            parsed: list[ParsedReflection] = []
+            for item in items:
+                if isinstance(item, Rejection):
+                    summary.rejected.append(item)
+                else:
+                    parsed.append(item)
+            batch.add(parsed)
+        batch.finish()
         # A lesson written earlier than its pair's first makes more of its tasks eligible.
         refresh_task_outcome_days(pairs=changed_pairs(lessons_before, first_lessons()))
         refresh_active_set_since(watermark, counted=batch.counted)
