@@ -5,6 +5,12 @@ from pathlib import Path
 
 import dj_database_url
 
+# No BLAS thread pool (numpy starts one per core when it loads, before any app code runs): the
+# matrices here are sparse or small, a web worker already serves requests on its own threads,
+# and a process that runs no other thread can fork its import's parser workers at no cost
+# (reflections/importers/pool.py). Set before anything imports numpy.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import threading
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -69,10 +69,9 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     from a fork server instead: a clean process that imports this module once, ~0.3 s of CPU on
     the first import of the process (spawning a worker from scratch would cost that per worker
     and per import)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
+    if _the_only_thread():
         return multiprocessing.get_context("fork")
-    if "forkserver" not in methods:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])  # no effect once the server runs
@@ -93,6 +92,18 @@ def objects_frozen() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+def _the_only_thread() -> bool:
+    """Whether this process runs one thread, counted as the kernel counts them (a thread
+    started outside `threading`, as execnet's, is not in threading.active_count()). Linux only:
+    elsewhere fork is not offered, or not safe with the system's libraries (macOS)."""
+    if sys.platform != "linux":
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def start_fork_server() -> None:

@@ -7,6 +7,8 @@ from collections import deque
 from concurrent.futures import Future
 from datetime import UTC, datetime
 
+import pytest
+
 from reflections.importers import pool
 from reflections.importers.workspace import SourceFile, iter_reflection_files
 
@@ -57,3 +59,25 @@ def test_the_pool_parses_what_one_process_parses_in_the_same_order(samples, monk
 
     assert parsed(in_the_pool) == parsed(one_process)
     assert len(parsed(one_process)) > len(sources) // 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_parsed_by_forked_workers_leaves_the_database_connection_working(
+    samples, monkeypatch
+):
+    from django.db import connection
+
+    from reflections.models import Reflection
+    from reflections.services.reflection_import import import_reflections
+
+    monkeypatch.setattr(pool, "PARALLEL_PARSE_THRESHOLD", 1)
+    monkeypatch.setattr(pool, "TASK_FILES", 2)
+    method = pool._worker_context().get_start_method()
+
+    summary = import_reflections(paths=[samples], create_departments=True, now=NOW)
+
+    assert summary.created == Reflection.objects.count() > 0
+    with connection.cursor() as cursor:  # the workers' copies of the socket closed silently
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+    assert method in ("fork", "forkserver")

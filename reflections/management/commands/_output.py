@@ -13,8 +13,14 @@ from reflections.services.batches import ImportSummary
 MAX_LISTED_REJECTIONS = 50
 
 
+class _Bar(tqdm):
+    # tqdm's monitor thread would make the process multi-threaded, and an import forks its
+    # parser workers only from a process that runs no other thread (importers/pool.py).
+    monitor_interval = 0
+
+
 def progress_bar(*, enabled: bool, unit: str, total: int | None = None) -> tqdm:
-    return tqdm(
+    return _Bar(
         total=total,
         unit=unit,
         disable=not enabled,
