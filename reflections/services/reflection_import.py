@@ -41,6 +41,7 @@ def import_reflections(
     user=None,
     progress_total: Callable[[int], None] | None = None,
     progress: Progress | None = None,
+    rows_done: Progress | None = None,
     create_departments: bool = False,
     per_file: bool = False,
 ) -> ImportSummary:
@@ -49,7 +50,8 @@ def import_reflections(
     Files are parsed (on every core when there are many) while the accepted ones are written,
     in a single transaction; a rejected file or line is reported and skipped. With
     `per_file`, the summary also says what happened to each source path (`summary.files`). `texts`
-    are files given as text (the API), parsed by the same rules as files on disk.
+    are files given as text (the API), parsed by the same rules as files on disk. `progress` is
+    told of each file parsed, `rows_done` of the reflections written so far after each batch.
     """
     now = now or timezone.now()
     summary = ImportSummary(files={} if per_file else None)
@@ -93,7 +95,11 @@ def import_reflections(
                 else:
                     parsed.append(item)
             batch.add(parsed)
-        batch.finish()
+            if rows_done:
+                rows_done(summary.created + summary.unchanged)
+        batch.finish()  # what waited for a department, and the changed files
+        if rows_done:
+            rows_done(summary.created + summary.updated + summary.unchanged)
         # A lesson written earlier than its pair's first makes more of its tasks eligible.
         refresh_task_outcome_days(pairs=changed_pairs(lessons_before, first_lessons()))
         refresh_active_set_since(watermark, counted=batch.counted)

@@ -109,3 +109,16 @@ def test_a_line_repeated_within_one_log_is_stored_once(workspace):
 
     assert summary.details["retrievals"] == {"created": 3, "unchanged": 1}
     assert RetrievalEvent.objects.count() == 3
+
+
+def test_the_progress_bar_of_an_import_shows_the_rows_written_and_their_rate(workspace):
+    from reflections.management.commands._output import progress_bar, rows_per_second
+
+    bar = progress_bar(enabled=False, unit="file")
+    shown = rows_per_second(bar)
+    rows_seen = []
+    summary = import_ws(workspace, rows_done=lambda rows: (rows_seen.append(rows), shown(rows)))
+
+    assert rows_seen and rows_seen[-1] == summary.created
+    assert bar.postfix.startswith(f"{summary.created:,} rows, ")
+    assert bar.postfix.endswith(" rows/s")

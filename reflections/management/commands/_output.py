@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import Counter
+from collections.abc import Callable
 
 from tqdm import tqdm
 
@@ -28,6 +30,18 @@ def progress_bar(*, enabled: bool, unit: str, total: int | None = None) -> tqdm:
         dynamic_ncols=True,
         leave=False,
     )
+
+
+def rows_per_second(bar: tqdm) -> Callable[[int], None]:
+    """A callback that shows, beside a bar that counts files, the rows written and their rate
+    (a JSONL file holds many rows)."""
+    started = time.monotonic()
+
+    def show(rows: int) -> None:
+        elapsed = max(time.monotonic() - started, 1e-6)
+        bar.set_postfix_str(f"{rows:,} rows, {rows / elapsed:,.0f} rows/s", refresh=False)
+
+    return show
 
 
 def print_summary(command, summary: ImportSummary, *, as_json: bool, noun: str) -> None:

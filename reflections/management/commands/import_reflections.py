@@ -5,7 +5,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reflections.management.commands._output import print_summary, progress_bar
+from reflections.management.commands._output import (
+    print_summary,
+    progress_bar,
+    rows_per_second,
+)
 from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.reflection_import import import_reflections
 
@@ -39,6 +43,7 @@ class Command(BaseCommand):
                 create_departments=create_departments,
                 progress_total=lambda n: bar.reset(total=n),
                 progress=bar.update,
+                rows_done=rows_per_second(bar),
             )
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
