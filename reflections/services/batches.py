@@ -33,6 +33,54 @@ HISTORY_COLUMNS = (
     "to_hash",
 )
 
+# The columns of the rows a reflection import writes in bulk, in the order its rows hold them.
+REFLECTION_COLUMNS = (
+    "id",
+    "source_path",
+    "format",
+    "content_hash",
+    "external_id",
+    "original_text",
+    "agent_id",
+    "department_id",
+    "task_type",
+    "task_id",
+    "kind",
+    "outcome",
+    "created_at",
+    "title",
+    "sections",
+    "body",
+    "tags",
+    "skills",
+    "tools",
+    "confidence",
+    "model_used",
+    "salience",
+    "state",
+    "deprecated_reason",
+    "retrieval_count",
+    "last_retrieved_at",
+    "imported_at",
+    "updated_at",
+)
+
+ACTIVE_SET_COLUMNS = ("reflection_id", "department_id", "day", "change")
+
+FINDING_COLUMNS = (
+    "reflection_id",
+    "content_hash",
+    "field",
+    "rule",
+    "category",
+    "start",
+    "end",
+    "summary",
+    "detected_at",
+    "status",
+    "resolution_reason",
+)
+
 # Rows held in memory between two bulk writes of a log import.
 EVENT_CHUNK_ROWS = 200_000
 

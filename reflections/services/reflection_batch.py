@@ -24,7 +24,10 @@ from reflections.models import (
 )
 from reflections.scanning import describe_findings
 from reflections.services.batches import (
+    ACTIVE_SET_COLUMNS,
+    FINDING_COLUMNS,
     HISTORY_COLUMNS,
+    REFLECTION_COLUMNS,
     Directory,
     ImportSummary,
     UnknownDepartment,
@@ -33,56 +36,10 @@ from reflections.services.batches import (
 from reflections.services.rollups import refresh_rollup_of_reflections, shift_flows_of_reflections
 from reflections.services.stored_fields import mask_parsed
 
-# Rows per COPY: large enough that a statement's overhead vanishes, small enough that the
-# database starts storing while the parser pool is still busy.
+# Rows per COPY at the most (the pool hands over fewer when the next files are not parsed yet):
+# large enough that a statement's overhead vanishes, small enough that the database stores
+# while the parser pool is still busy.
 CHUNK_ROWS = 2000
-
-REFLECTION_COLUMNS = (
-    "id",
-    "source_path",
-    "format",
-    "content_hash",
-    "external_id",
-    "original_text",
-    "agent_id",
-    "department_id",
-    "task_type",
-    "task_id",
-    "kind",
-    "outcome",
-    "created_at",
-    "title",
-    "sections",
-    "body",
-    "tags",
-    "skills",
-    "tools",
-    "confidence",
-    "model_used",
-    "salience",
-    "state",
-    "deprecated_reason",
-    "retrieval_count",
-    "last_retrieved_at",
-    "imported_at",
-    "updated_at",
-)
-
-ACTIVE_SET_COLUMNS = ("reflection_id", "department_id", "day", "change")
-
-FINDING_COLUMNS = (
-    "reflection_id",
-    "content_hash",
-    "field",
-    "rule",
-    "category",
-    "start",
-    "end",
-    "summary",
-    "detected_at",
-    "status",
-    "resolution_reason",
-)
 
 
 def state_declared_by_file(parsed: ParsedReflection) -> str:
