@@ -129,7 +129,7 @@ def parse_batches(
     With the pool, a batch is also handed over as soon as the next files are not parsed yet:
     the caller stores it meanwhile instead of waiting for a full batch, so the database starts
     on the first files at once and never idles while parsed rows wait (docs/architecture.md,
-    "Import speed")."""
+    "Imports")."""
     workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if len(sources) < PARALLEL_PARSE_THRESHOLD or (workers or 1) < 2:
         batch: list[ParsedReflection | Rejection] = []

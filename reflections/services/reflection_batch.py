@@ -1,11 +1,11 @@
 """Writing parsed reflections while the rest of the batch is still being parsed.
 
-An import is one transaction. Rows are written a chunk at a time as the parser pool hands them
-over, so the database stores (and indexes) one chunk while the workers parse the next: the
-import costs about the larger of parsing and storing instead of their sum (docs/architecture.md,
-"Import speed"). What cannot be written on sight waits for the end of the batch: a reflection
-whose department is only learned from a later record of the same agent, and changed files
-(updates are rare and need the old row).
+An import is one transaction. Rows are written a batch at a time as the parser pool hands them
+over, with their history and active-set rows, so the database stores (and indexes) one batch
+while the workers parse the next: the import costs about the larger of parsing and storing
+instead of their sum (docs/architecture.md, "Imports"). What cannot be written on sight waits
+for the end of the batch: a reflection whose department is only learned from a later record of
+the same agent, and changed files (updates are rare and need the old row).
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ postgres_only = pytest.mark.skipif(
 @postgres_only
 def test_an_import_leaves_the_search_index_to_postgresql_and_search_finds_its_rows(workspace):
     # Measured: on 2 cores, entries merged once after the rows (a GIN pending list) cost more
-    # than PostgreSQL's own upkeep beside the parsing (docs/architecture.md, "Import speed").
+    # than PostgreSQL's own upkeep beside the parsing (docs/architecture.md, "Imports").
     seen: list[str] = []
 
     def watch(execute, sql, params, many, context):
