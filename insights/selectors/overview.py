@@ -17,6 +17,7 @@ from insights.selectors.common import as_date, start_of
 from insights.selectors.learning import learning_rows
 from reflections.caching import MEMORY, cached
 from reflections.models import (
+    ACTIVE_SET_STATES,
     Department,
     Reflection,
     ReflectionHistory,
@@ -30,7 +31,6 @@ from rubric.models import Rating, RatingAssignment
 CURRENT_WEEKS = 4
 QUARTER_WEEKS = 13
 SPARKLINE_WEEKS = 26
-ACTIVE_SET_STATES = (State.ACTIVE.value, State.PROMOTED.value)
 
 
 # --------------------------------------------------------------------------- overview

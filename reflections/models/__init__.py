@@ -11,6 +11,7 @@ from reflections.models.history import (
 )
 from reflections.models.jobs import ImportJob
 from reflections.models.memory import (
+    ACTIVE_SET_STATES,
     STATE_MULTIPLIERS,
     Agent,
     Department,
@@ -31,6 +32,7 @@ from reflections.models.rollups import (
 )
 
 __all__ = [
+    "ACTIVE_SET_STATES",
     "STATE_MULTIPLIERS",
     "ActiveSetChange",
     "Agent",

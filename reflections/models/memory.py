@@ -47,6 +47,10 @@ class State(models.TextChoices):
     QUARANTINED = "quarantined", "Quarantined"
 
 
+# The working memory, the active set: what the orchestrator injects at full weight or more.
+ACTIVE_SET_STATES = (State.ACTIVE, State.PROMOTED)
+
+
 # The weight the orchestrator gives a reflection when ranking what to inject (DOMAIN §4).
 STATE_MULTIPLIERS = {
     State.ACTIVE: 1.0,

@@ -30,8 +30,6 @@ ACTIVE_SET_CHUNK = 200  # weeks per active-set query
 RETRIEVAL_WINDOW_DAYS = 30
 TOP_RETRIEVED = 20
 CHANGE_EXAMPLES = 10
-# The working memory: what the orchestrator injects at full weight or more.
-ACTIVE_SET_STATES = (State.ACTIVE, State.PROMOTED)
 
 
 # --------------------------------------------------------------------------- memory health

@@ -3,16 +3,24 @@ which it joined (+1) or left (-1) the active set (active or promoted)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from django.db import connection, transaction
 
 from reflections import bulk
 from reflections.caching import bump_data_version
-from reflections.models import ActiveSetChange, Reflection, ReflectionHistory, State
+from reflections.models import (
+    ACTIVE_SET_STATES,
+    ActiveSetChange,
+    Reflection,
+    ReflectionHistory,
+    State,
+)
 
 IDS_STAGING = "staging_active_set_ids"
-COLUMNS = "reflection_id, department_id, day, change"
+ACTIVE_SET_COLUMNS = ("reflection_id", "department_id", "day", "change")
+COLUMNS = ", ".join(ACTIVE_SET_COLUMNS)
 
 # A reflection is in the active set at a midnight when it was created before it and the latest
 # state-bearing history row before it says active or promoted (none yet: active); the row its
@@ -119,9 +127,23 @@ def history_watermark() -> int:
     return last or 0
 
 
-def refresh_active_set_since(watermark: int, *, counted: Collection[int] = ()) -> int:
+def changes_of_new_reflection(
+    pk: int, department_id: int, created_at: datetime, state: str
+) -> list[tuple]:
+    """The rows RECOUNT_SQL gives a reflection whose one history row is its creation: it joins
+    the active set on the UTC day it was created if it starts active or promoted, and that is
+    all. An import writes them with the reflection (ACTIVE_SET_COLUMNS order)."""
+    if state not in ACTIVE_SET_STATES:
+        return []
+    return [(pk, department_id, created_at.astimezone(UTC).date().isoformat(), 1)]
+
+
+def refresh_active_set_since(watermark: int, *, created_written: bool = False) -> int:
     """Recount the reflections that got history rows after ``watermark`` (an import: new
-    reflections, content updates that may move a created_at or a department, states), but
-    those whose rows the import wrote itself (``counted``: new reflections)."""
-    ids = ReflectionHistory.objects.filter(id__gt=watermark).values_list("reflection_id", flat=True)
-    return refresh_active_set(set(ids).difference(counted))
+    reflections, content updates that may move a created_at or a department, states). With
+    ``created_written``, the import wrote its new reflections' rows itself
+    (changes_of_new_reflection): only the reflections with other history are recounted."""
+    rows = ReflectionHistory.objects.filter(id__gt=watermark)
+    if created_written:
+        rows = rows.exclude(change=ReflectionHistory.Change.CREATED)
+    return refresh_active_set(set(rows.values_list("reflection_id", flat=True)))

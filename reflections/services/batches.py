@@ -65,8 +65,6 @@ REFLECTION_COLUMNS = (
     "updated_at",
 )
 
-ACTIVE_SET_COLUMNS = ("reflection_id", "department_id", "day", "change")
-
 FINDING_COLUMNS = (
     "reflection_id",
     "content_hash",

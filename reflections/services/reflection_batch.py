@@ -11,7 +11,7 @@ the same agent, and changed files (updates are rare and need the old row).
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from reflections import bulk
 from reflections.importers.base import ParsedReflection, Rejection
@@ -23,8 +23,8 @@ from reflections.models import (
     State,
 )
 from reflections.scanning import describe_findings
+from reflections.services.active_set import ACTIVE_SET_COLUMNS, changes_of_new_reflection
 from reflections.services.batches import (
-    ACTIVE_SET_COLUMNS,
     FINDING_COLUMNS,
     HISTORY_COLUMNS,
     REFLECTION_COLUMNS,
@@ -105,11 +105,8 @@ class ReflectionBatch:
         self.changed: list[tuple[ParsedReflection, int | None, int, tuple]] = []
         self.rejected_on_write = []
         self.history: list[tuple] = []
-        # New reflections' ActiveSetChange rows, written with them (active_set.py): a new
-        # reflection's only history row is its creation, so it joins the active set on the
-        # day it was created if it is imported active or promoted, and that is all.
+        # New reflections' ActiveSetChange rows, written with them (changes_of_new_reflection).
         self.active_rows: list[tuple] = []
-        self.counted: set[int] = set()  # reflections whose rows are written: not recounted
         self.quarantined: list[tuple[int, ParsedReflection]] = []
         # Into an empty table (a team moving its memory in) every file is new: no lookups.
         self.table_was_empty = not Reflection.objects.exists()
@@ -228,11 +225,7 @@ class ReflectionBatch:
             if p.deprecated_reason:
                 reason += f" ({p.deprecated_reason})"
         self.history.append(self._history(pk, "created", "", state, reason, "", p.content_hash))
-        self.counted.add(pk)
-        if state in (State.ACTIVE, State.PROMOTED):
-            self.active_rows.append(
-                (pk, dept_id, p.created_at.astimezone(UTC).date().isoformat(), 1)
-            )
+        self.active_rows += changes_of_new_reflection(pk, dept_id, p.created_at, state)
         # The values of content_values, adapted here once rather than per value in write_rows
         # (at 100,000 rows the generic adaptation costs as much as the COPY itself), and put
         # straight into a tuple in REFLECTION_COLUMNS order: no dict per row.

@@ -102,8 +102,8 @@ def import_reflections(
             rows_done(summary.created + summary.updated + summary.unchanged)
         # A lesson written earlier than its pair's first makes more of its tasks eligible.
         refresh_task_outcome_days(pairs=changed_pairs(lessons_before, first_lessons()))
-        refresh_active_set_since(watermark, counted=batch.counted)
-        if batch.counted:
+        refresh_active_set_since(watermark, created_written=True)
+        if summary.created:
             bump_data_version()  # the active set grew (refresh_active_set bumps its own)
         if summary.created or summary.updated:
             bump_data_version(EVENTS)  # a lesson written late in a past window counts there
