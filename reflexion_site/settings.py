@@ -212,6 +212,14 @@ REFLECTIONS_LIST_PAGE_SIZE = int(os.environ.get("REFLECTIONS_LIST_PAGE_SIZE", "5
 # (tests/conftest.py); pages skip it, it costs more than building the spec.
 CHARTS_VALIDATE = os.environ.get("CHARTS_VALIDATE", "") == "1"
 
+# How alike two reflections are (duplicate candidates, restatements): reflections.similarity.
+# `latent` needs no model files; `embedding` reads a static model2vec model from a local
+# directory (never downloaded); `word` is the earlier word TF-IDF, kept as a baseline.
+EMBEDDING_MODEL_DIR = os.environ.get("EMBEDDING_MODEL_DIR", "")
+SIMILARITY_BACKEND = os.environ.get(
+    "SIMILARITY_BACKEND", "embedding" if EMBEDDING_MODEL_DIR else "latent"
+)
+
 # The agents' API (docs/api.md): the largest body and list one request may send, and how many
 # requests one token may make per window (counted in the default cache: configure a shared
 # cache, such as django.core.cache.backends.db.DatabaseCache, when several processes serve).

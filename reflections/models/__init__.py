@@ -30,6 +30,7 @@ from reflections.models.rollups import (
     RetrievalFlowDay,
     TaskOutcomeDay,
 )
+from reflections.models.vectors import ReflectionVector
 
 __all__ = [
     "ACTIVE_SET_STATES",
@@ -52,6 +53,7 @@ __all__ = [
     "Outcome",
     "Reflection",
     "ReflectionHistory",
+    "ReflectionVector",
     "RetrievalDay",
     "RetrievalEvent",
     "RetrievalFlowDay",

@@ -1,4 +1,5 @@
-"""Recomputing the stored nearest neighbours (Neighbour rows) of each department's reflections."""
+"""Recomputing the stored nearest neighbours (Neighbour rows) of each department's reflections,
+from the vectors of the configured similarity backend (reflections.similarity.backends)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -13,7 +15,15 @@ from django.utils import timezone
 from reflections import bulk
 from reflections.caching import EVENTS, bump_data_version
 from reflections.models import Department, Neighbour, Reflection, ReflectionHistory, State
-from reflections.similarity import DEFAULT_K, DEFAULT_THRESHOLD, document_text, nearest_neighbours
+from reflections.services.vectors import (
+    Document,
+    documents,
+    encode_stale,
+    refit_vectors,
+    vectors_of,
+)
+from reflections.similarity import DEFAULT_K, nearest_neighbours
+from reflections.similarity.backends import configured_backend
 
 NEIGHBOUR_COLUMNS = ("reflection_id", "neighbour_id", "similarity", "rank", "computed_at")
 
@@ -67,18 +77,11 @@ def _departments(slugs: Iterable[str] | None) -> list[Department]:
     return found
 
 
-def _refresh_department(department: Department, *, k: int, threshold: float) -> tuple[int, int]:
-    # Quarantined text may hold secrets or injected instructions: it is never vectorised, so
-    # it can neither be shown as a neighbour nor shape another reflection's neighbours.
-    documents = [
-        (pk, document_text(title=title, sections=sections or [], body=body))
-        for pk, title, sections, body in Reflection.objects.filter(department=department)
-        .exclude(state=State.QUARANTINED)
-        .order_by("id")
-        .values_list("id", "title", "sections", "body")
-        .iterator(chunk_size=2000)
-    ]
-    neighbours = nearest_neighbours(documents, k=k, threshold=threshold)
+def _refresh_department(
+    department: Department, docs: list[Document], vectors, *, k: int, threshold: float
+) -> tuple[int, int]:
+    ids = [d.id for d in docs]
+    neighbours = nearest_neighbours(ids, vectors, k=k, threshold=threshold)
     now = timezone.now()
     rows = [
         (pk, similar.id, similar.similarity, rank, now)
@@ -92,33 +95,74 @@ def _refresh_department(department: Department, *, k: int, threshold: float) -> 
         ).delete()
         written = bulk.write_rows(Neighbour._meta.db_table, NEIGHBOUR_COLUMNS, rows)
         bump_data_version(EVENTS)  # review evidence reads the neighbours
-    return len(documents), written
+    return len(docs), written
 
 
 def refresh_neighbours(
     *,
     departments: Iterable[str] | None = None,
     k: int = DEFAULT_K,
-    threshold: float = DEFAULT_THRESHOLD,
+    threshold: float | None = None,
+    backend=None,
     progress: Callable[[DepartmentNeighbours], None] | None = None,
 ) -> dict:
-    """Recompute the Neighbour rows of the given departments (slugs; default: all).
+    """Recompute the Neighbour rows of the given departments (slugs; default: all) from the
+    backend's vectors (default: the configured one), keeping pairs at or above `threshold`
+    (default: the backend's floor).
 
-    Each department's rows are replaced in one transaction, so a page never sees a half
-    refreshed department. Returns counts and seconds, per department and in total.
+    The latent backend is refitted on the whole installation first, which moves every
+    vector: then every department is recomputed, whichever were asked for. An embedding
+    model first encodes the reflections that lack a current vector. Each department's rows
+    are replaced in one transaction, so a page never sees a half refreshed department.
+    Returns counts and seconds, per department and in total.
     """
     started = time.perf_counter()
+    backend = backend or configured_backend()
+    threshold = backend.calibration.floor if threshold is None else threshold
+    wanted = _departments(departments)
+    if not wanted:
+        return _summary([], started, backend=backend.name)
+    matrix = None
+    if backend.per_department:
+        docs = documents(Reflection.objects.filter(department__in=wanted))
+    elif backend.cached:
+        identity = encode_stale(backend).identity
+        docs = documents(Reflection.objects.filter(department__in=wanted))
+        stored = vectors_of([d.id for d in docs], backend=identity)
+        docs = [d for d in docs if d.id in stored]
+        matrix = np.vstack([stored[d.id] for d in docs]) if docs else None
+    else:
+        docs = documents()
+        matrix = refit_vectors(backend, docs)
+        wanted = _departments(None)
+    by_department: dict[int, list[int]] = {}
+    for row, doc in enumerate(docs):
+        by_department.setdefault(doc.department_id, []).append(row)
     results: list[DepartmentNeighbours] = []
-    for department in _departments(departments):
+    for department in wanted:
         t0 = time.perf_counter()
-        n_reflections, n_rows = _refresh_department(department, k=k, threshold=threshold)
+        rows = by_department.get(department.pk, [])
+        own = [docs[row] for row in rows]
+        if backend.per_department:
+            texts = [d.text for d in own]
+            vectors = backend.fit(texts)(texts) if own else None
+        else:
+            vectors = matrix[rows] if rows else None
+        n_reflections, n_rows = _refresh_department(
+            department, own, vectors, k=k, threshold=threshold
+        )
         result = DepartmentNeighbours(
             department.slug, n_reflections, n_rows, time.perf_counter() - t0
         )
         results.append(result)
         if progress:
             progress(result)
+    return _summary(results, started, backend=backend.name)
+
+
+def _summary(results: list[DepartmentNeighbours], started: float, backend: str = "") -> dict:
     return {
+        "backend": backend,
         "departments": [r.as_dict() for r in results],
         "reflections": sum(r.reflections for r in results),
         "neighbours": sum(r.neighbours for r in results),

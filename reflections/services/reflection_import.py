@@ -29,6 +29,7 @@ from reflections.services.reflection_batch import (  # noqa: F401 (REFLECTION_CO
     ReflectionBatch,
 )
 from reflections.services.task_rollup import changed_pairs, first_lessons, refresh_task_outcome_days
+from reflections.services.vectors import encode_imported
 
 
 @objects_frozen()
@@ -121,4 +122,6 @@ def import_reflections(
             rejected=[r.as_dict() for r in summary.rejected[:1000]],
             user=user,
         )
+    if summary.created or summary.updated:
+        encode_imported()
     return summary

@@ -1,4 +1,5 @@
-"""TF-IDF nearest neighbours and word diffs: pure functions, no database."""
+"""Nearest neighbours by blocked products (here over the word TF-IDF baseline's vectors) and
+word diffs: pure functions, no database."""
 
 from __future__ import annotations
 
@@ -6,13 +7,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reflections.similarity import (
-    DEFAULT_THRESHOLD,
     DiffSegment,
     diff_words,
     document_text,
     longest_shared_run,
-    nearest_neighbours,
 )
+from reflections.similarity import nearest_neighbours as nearest
+from reflections.similarity.backends import WordBackend
+
+DEFAULT_THRESHOLD = WordBackend().calibration.floor
+
+
+def nearest_neighbours(docs, *, k=8, threshold=DEFAULT_THRESHOLD):
+    """The word baseline's neighbours of (id, text) pairs, as the neighbour service finds them."""
+    texts = [text for _, text in docs]
+    vectors = WordBackend().fit(texts)(texts)
+    return nearest([doc_id for doc_id, _ in docs], vectors, k=k, threshold=threshold)
 
 LEDGER = (
     "Reconcile the ledger before closing the month. The transfer between accounts was "
@@ -101,7 +111,7 @@ def test_chunked_computation_matches_one_chunk(monkeypatch):
     docs = [(i, text) for i, text in enumerate([LEDGER, LEDGER_LOOSE, LEDGER_REWORDED] * 3)]
     whole = nearest_neighbours(docs, threshold=0.0)
 
-    monkeypatch.setattr("reflections.similarity.CHUNK_CELLS", 10)  # one row per chunk
+    monkeypatch.setattr("reflections.similarity.nearest.BLOCK_CELLS", 10)  # a row per block
 
     assert nearest_neighbours(docs, threshold=0.0) == whole
 

@@ -1,0 +1,47 @@
+"""A reflection's text as a vector of the similarity backend that made it (ReflectionVector)."""
+
+from __future__ import annotations
+
+import numpy as np
+from django.db import models
+
+from reflections.models.memory import Reflection
+
+
+class ReflectionVector(models.Model):
+    """One reflection's vector, for the version of its text it was computed from.
+
+    Written by the neighbour service (reflections.services.vectors): the latent backend's on
+    every refit, an embedding model's on import and only for new or changed text (a vector
+    whose `content_hash` and `backend` still match is kept). Read by the review signals to
+    compare a reflection with any other (its author's later lessons, not only its nearest
+    neighbours). Quarantined text is never vectorised.
+    """
+
+    reflection = models.OneToOneField(
+        Reflection, on_delete=models.CASCADE, primary_key=True, related_name="vector"
+    )
+    # The model that made it ("latent:<fit digest>", "embedding:<model digest>"): vectors of
+    # two models are never compared.
+    backend = models.CharField(max_length=64)
+    content_hash = models.CharField(max_length=64)  # the reflection's text when computed
+    dimensions = models.PositiveSmallIntegerField()
+    vector = models.BinaryField()  # float16, unit length
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            # "which reflections lack a current vector": reflections.services.vectors.stale_ids
+            models.Index(fields=["backend"], name="vector_backend"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reflection_id}: {self.backend} ({self.dimensions})"
+
+    @staticmethod
+    def pack(vector: np.ndarray) -> bytes:
+        return np.asarray(vector, dtype=np.float16).tobytes()
+
+    @staticmethod
+    def unpack(data: bytes) -> np.ndarray:
+        return np.frombuffer(bytes(data), dtype=np.float16).astype(np.float32)
