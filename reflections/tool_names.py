@@ -1,0 +1,154 @@
+"""Tool names in any written form: a vocabulary of names found in a text in one pass (pure).
+
+A lesson names a tool the way its author writes: `ledger-api-v1`, "Ledger API v1",
+"ledger_api v1", "TMS-CLASSIC", "carrierquote API v1", "luigi 3.x". The task log writes it
+once, its own way (`tools_used`). Every spelling is brought to one *key*: lowercase, the
+words and numbers of the name joined by single spaces, so separators, backticks and case do
+not matter. A name is found in a text when its key's words appear there in a row, between
+word boundaries; whatever follows (a version, "API", "CLI") does not stop the match, so
+"tms-classic v4" names `tms-classic`. A versioned name (`ledger-api-v1`) also stands for its
+family (`ledger-api`): a text that names the family without a version names the family, whose
+history is every version's (reviews.selectors.signal_facts.tool_history). Where two names
+match at one place, the longer wins ("ledger api v1" over "ledger api").
+
+All names are matched together by one Aho-Corasick automaton, so a department's whole
+vocabulary costs one pass over each text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ahocorasick_rs import AhoCorasick, MatchKind
+
+_WORDS = re.compile(r"[a-z0-9]+")
+# A version, as key_of splits it into words: "v1", "v2 3", "3 x", "4".
+_VERSION = re.compile(r"v?\d+|x")
+# Formats, channels and office nouns a lesson may name but no department ever "retires"
+# (issue 12: every Finance hit named `csv`); they never count as tools.
+GENERIC = frozenset(
+    [
+        "csv",
+        "tsv",
+        "json",
+        "jsonl",
+        "xml",
+        "yaml",
+        "yml",
+        "pdf",
+        "html",
+        "markdown",
+        "md",
+        "txt",
+        "xlsx",
+        "xls",
+        "docx",
+        "excel",
+        "spreadsheet",
+        "spreadsheets",
+        "sheet",
+        "sheets",
+        "email",
+        "emails",
+        "e",
+        "mail",
+        "mail",
+        "inbox",
+        "phone",
+        "calendar",
+        "chat",
+        "slack",
+        "sms",
+        "sql",
+        "http",
+        "https",
+        "rest",
+        "api",
+        "apis",
+        "webhook",
+        "webhooks",
+        "browser",
+        "file",
+        "files",
+        "folder",
+        "database",
+    ]
+)
+MIN_KEY_CHARS = 3  # "ci", "db": too short to tell a tool from an abbreviation in prose
+
+
+def key_of(name: str) -> str:
+    """The one spelling every written form of `name` shares: "Ledger_API v1" → "ledger api v1"."""
+    return " ".join(_WORDS.findall(name.lower()))
+
+
+def family_of(key: str) -> str | None:
+    """The key without its trailing version words, when it has some: "ledger api v1" →
+    "ledger api"; None for an unversioned key or one that is all version."""
+    words = key.split(" ")
+    end = len(words)
+    while end and _VERSION.fullmatch(words[end - 1]):
+        end -= 1
+    if end == len(words) or end == 0:
+        return None
+    return " ".join(words[:end])
+
+
+def is_generic(key: str) -> bool:
+    return key in GENERIC or len(key.replace(" ", "")) < MIN_KEY_CHARS
+
+
+def _haystack(text: str) -> str:
+    """The text as keys are written, padded so that every word has a space on both sides."""
+    return f" {key_of(text)} "
+
+
+class ToolMatcher:
+    """Finds the keys of a vocabulary in texts. Built once per department (a few dozen names),
+    used for every reflection of it."""
+
+    def __init__(self, names: Iterable[str]):
+        keys: set[str] = set()
+        for name in names:
+            if not isinstance(name, str):
+                continue
+            key = key_of(name)
+            if not key or is_generic(key):
+                continue
+            keys.add(key)
+            family = family_of(key)
+            if family and not is_generic(family):
+                keys.add(family)
+        self.keys = frozenset(keys)
+        # Each key as its words and, for a name of several words, also run together:
+        # "TmsClassic" and "tmsclassic" name "tms classic".
+        patterns: dict[str, str] = {}
+        for key in sorted(self.keys):
+            patterns.setdefault(f" {key} ", key)
+            joined = key.replace(" ", "")
+            if " " in key and len(joined) >= 5:
+                patterns.setdefault(f" {joined} ", key)
+        self._keys = list(patterns.values())
+        self._automaton = (
+            AhoCorasick(list(patterns), matchkind=MatchKind.Standard) if patterns else None
+        )
+
+    def keys_in(self, text: str) -> list[str]:
+        """The vocabulary's keys `text` names, in order of first mention, each once; a key
+        matched only inside a longer one at the same place is not counted."""
+        if self._automaton is None or not text:
+            return []
+        haystack = _haystack(text)
+        spans = [
+            (start, end, self._keys[index])
+            for index, start, end in self._automaton.find_matches_as_indexes(
+                haystack, overlapping=True
+            )
+        ]
+        found: list[str] = []
+        for start, end, key in sorted(spans, key=lambda s: (s[0], -s[1])):
+            inside = any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)
+            if not inside and key not in found:
+                found.append(key)
+        return found
