@@ -1,21 +1,35 @@
-"""Precision and recall of the review signals against the demo's planted truth.
+"""How well the review signals find what was planted, on the demo and on any corpus with truth.
 
 Usage:
-    .venv/bin/python bench/signals.py [--seed 7 --seed 11] [--scale default] [--keep]
+    .venv/bin/python bench/signals.py [--seed 23] [--corpus DIR] [--backend word --backend latent]
+                                      [--scale default] [--work DIR] [--neighbours-at 100000]
 
-For each seed: writes the demo workspace (manage.py seed_demo) into a temporary directory,
-imports it into a fresh SQLite database (reflections, events, neighbours), opens a review
-cycle for every department and every quarter from 2026Q1 to 2027Q1 (the top 100 by
-retrievals in each quarter's 90-day window), scores every item (reviews.signals) and
-compares `flagged` with planted.json:
+A corpus is either a demo seed (`--seed N`: manage.py seed_demo writes the workspace and its
+planted.json) or a directory holding `workspace/` and `truth.json` (`--corpus DIR`), the layout
+of an independent signals corpus (docs/architecture.md, "Review signals"). For each corpus the
+workspace is imported once into a fresh SQLite database by the product's own commands
+(import_reflections, import_events); then, for each similarity backend, a copy of that
+database gets its neighbours (compute_neighbours with SIMILARITY_BACKEND set), a review cycle
+per department and quarter, and every item scored (reviews.signals) in a child process.
 
-* echo: the item is a planted echo-chamber seed or one of its followers;
-* outdated: the item is a planted outdated lesson whose tool was retired before the cycle's
-  window ended (before that, the lesson is still true);
-* duplicate: the item is a planted duplicate, or a natural one (planted.json
-  "natural_duplicates": an unplanted repeat of an earlier reflection's lesson about the same
-  case, which the generator records); an original is the one to keep, so not a positive.
-  `keep` is also checked against the planted original.
+Printed per corpus, backend and signal: the AUC of the score over the cycle items (how well it
+ranks the planted items above the rest; "-" when a class is empty), precision and recall of the
+flag (score ≥ the signal's cut), tp / fp / fn and the number of positive items; then the time to
+score an item and to compute the neighbours.
+
+What counts as a positive item:
+* echo: a planted echo-chamber seed or one of its followers;
+* outdated: a planted outdated lesson whose tool was retired before the cycle's window ended
+  (before that the lesson is still true);
+* duplicate: a planted duplicate that is not the one to keep (the earliest of its group in a
+  truth.json corpus; a planted rewording or a natural repeat on the demo). The one to keep
+  is a negative: flagging it would deprecate the reflection the others duplicate.
+
+Demo cycles cover 2026Q1-2027Q1 (the top 100 of each quarter's 90-day window); a truth.json
+corpus is reviewed in the quarter its `review.quarter` names.
+
+`--neighbours-at N` also times the neighbour computation alone on N documents in one
+department (the corpus texts, repeated with a marker word so no two are equal), no database.
 """
 
 from __future__ import annotations
@@ -24,37 +38,166 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-QUARTERS = ("2026Q1", "2026Q2", "2026Q3", "2026Q4", "2027Q1")
+DEMO_QUARTERS = ("2026Q1", "2026Q2", "2026Q3", "2026Q4", "2027Q1")
+NAMES = ("echo", "outdated", "duplicate")
+DEFAULT_BACKENDS = ("word", "latent")
 
 
-def build(seed: int, scale: str, work: Path) -> Path:
-    """The workspace and its database, built by the product's own commands."""
-    db = work / f"seed{seed}.sqlite3"
-    ws = work / f"ws{seed}"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DJANGO_LOG_LEVEL": "WARNING"}
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    steps = [
-        ["migrate", "--noinput", "-v0"],
-        ["seed_demo", "--out", str(ws), "--scale", scale, "--seed", str(seed)],
-        ["import_reflections", str(ws), "--create-departments"],
-        ["import_events", str(ws / "logs")],
-        ["compute_neighbours"],
-    ]
-    for step in steps:
-        subprocess.run(manage + step, env=env, check=True, capture_output=True)
-    return ws
+# ------------------------------------------------------------------ truth
 
 
-def measure(seed: int, ws: Path) -> dict:
-    """Run in a child process per seed: Django is set up once per database."""
+class DemoTruth:
+    """planted.json of a demo workspace."""
+
+    def __init__(self, workspace: Path):
+        planted = json.loads((workspace / "planted.json").read_text(encoding="utf-8"))
+        self.echo = {e["path"] for e in planted["echo"]}
+        self.echo |= {f for e in planted["echo"] for f in e["followers"]}
+        self.retired = {
+            o["path"]: date.fromisoformat(o["retired_on"][:10]) for o in planted["outdated"]
+        }
+        self.duplicates = {d["path"]: d["duplicate_of"] for d in planted["duplicates"]}
+        self.duplicates |= {d["path"]: None for d in planted.get("natural_duplicates", [])}
+        self.quarters = DEMO_QUARTERS
+
+    def of(self, path: str, window_end: date) -> dict[str, bool]:
+        retired = self.retired.get(path)
+        return {
+            "echo": path in self.echo,
+            "outdated": retired is not None and retired < window_end,
+            "duplicate": path in self.duplicates,
+        }
+
+    def keep_of(self, path: str) -> str | None:
+        return self.duplicates.get(path)
+
+
+class CorpusTruth:
+    """truth.json of an independent corpus: `departments.<d>.echo`, `echo_followers`,
+    `outdated`, `duplicates` (groups, earliest first) and `review.quarter`."""
+
+    def __init__(self, corpus: Path):
+        truth = json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
+        self.echo, self.outdated, self.duplicates = set(), {}, {}
+        details = truth.get("details", {})
+        for slug, planted in truth["departments"].items():
+            self.echo |= set(planted.get("echo", []))
+            for followers in planted.get("echo_followers", {}).values():
+                self.echo |= set(followers)
+            cut_overs = details.get(slug, {}).get("outdated", {})
+            for path in planted.get("outdated", []):
+                cut = cut_overs.get(path, {}).get("cut_over")
+                self.outdated[path] = date.fromisoformat(cut) if cut else date.min
+            for paths in planted.get("duplicates", {}).values():
+                for path in paths[1:]:
+                    self.duplicates[path] = paths[0]
+        self.quarters = (truth["review"]["quarter"],)
+
+    def of(self, path: str, window_end: date) -> dict[str, bool]:
+        cut = self.outdated.get(path)
+        return {
+            "echo": path in self.echo,
+            "outdated": cut is not None and cut < window_end,
+            "duplicate": path in self.duplicates,
+        }
+
+    def keep_of(self, path: str) -> str | None:
+        return self.duplicates.get(path)
+
+
+def truth_of(corpus: str, workspace: Path):
+    return DemoTruth(workspace) if corpus.startswith("demo-") else CorpusTruth(Path(corpus))
+
+
+# ------------------------------------------------------------------ building
+
+
+def manage(db: Path, *args: str, env: dict | None = None) -> None:
+    environ = {
+        **os.environ,
+        **(env or {}),
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        env=environ,
+        check=True,
+        capture_output=True,
+    )
+
+
+def imported(corpus: str, work: Path, scale: str) -> tuple[Path, Path]:
+    """The corpus's workspace and a database it was imported into (built once per work dir)."""
+    name = corpus_name(corpus)
+    db = work / f"{name}.sqlite3"
+    if corpus.startswith("demo-"):
+        workspace = work / f"{name}-workspace"
+    else:
+        workspace = Path(corpus) / "workspace"
+    if db.exists():
+        return workspace, db
+    partial = db.with_suffix(".partial")
+    partial.unlink(missing_ok=True)
+    manage(partial, "migrate", "--noinput", "-v0")
+    if corpus.startswith("demo-"):
+        seed = corpus.removeprefix("demo-")
+        manage(partial, "seed_demo", "--out", str(workspace), "--scale", scale, "--seed", seed)
+    manage(partial, "import_reflections", str(workspace), "--create-departments")
+    manage(partial, "import_events", str(workspace / "logs"))
+    partial.rename(db)
+    return workspace, db
+
+
+def with_neighbours(base: Path, backend: str) -> tuple[Path, float]:
+    """A copy of the imported database with the backend's neighbours; the seconds they took."""
+    db = base.with_name(f"{base.stem}-{backend}.sqlite3")
+    if not db.exists():
+        partial = db.with_suffix(".partial")
+        shutil.copyfile(base, partial)
+        manage(partial, "migrate", "--noinput", "-v0")  # a base built by older code
+        manage(partial, "compute_neighbours", env={"SIMILARITY_BACKEND": backend})
+        partial.rename(db)
+    timing = db.with_suffix(".neighbours")
+    if not timing.exists():
+        started = time.perf_counter()
+        scratch = db.with_suffix(".timing")
+        shutil.copyfile(db, scratch)
+        manage(scratch, "compute_neighbours", env={"SIMILARITY_BACKEND": backend})
+        timing.write_text(f"{time.perf_counter() - started:.2f}")
+        scratch.unlink()
+    return db, float(timing.read_text())
+
+
+def corpus_name(corpus: str) -> str:
+    if corpus.startswith("demo-"):
+        return corpus
+    path = Path(corpus).resolve()
+    return f"{path.parent.name}-{path.name}"
+
+
+# ------------------------------------------------------------------ measuring (child)
+
+
+def auc(scores: list[float], labels: list[bool]) -> float | None:
+    if not any(labels) or all(labels):
+        return None
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(labels, scores))
+
+
+def measure(corpus: str, workspace: Path) -> dict:
+    """Open the cycles, score every item, compare with the truth (in the child's database)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
@@ -63,102 +206,177 @@ def measure(seed: int, ws: Path) -> dict:
     from reviews.services.cycles import ReviewError, open_cycle
     from reviews.signals import cycle_signals
 
-    planted = json.loads((ws / "planted.json").read_text(encoding="utf-8"))
-    echo = {e["path"] for e in planted["echo"]}
-    echo |= {f for e in planted["echo"] for f in e["followers"]}
-    outdated = {o["path"]: o["retired_on"] for o in planted["outdated"]}
-    duplicates = {d["path"]: d["duplicate_of"] for d in planted["duplicates"]}
-    natural = {d["path"] for d in planted.get("natural_duplicates", [])}
-
+    truth = truth_of(corpus, workspace)
     reviewer, _ = get_user_model().objects.get_or_create(username="bench-signals")
     reviewer.groups.set([Group.objects.get(name="reviewer")])
     reviewer.departments.set(Department.objects.all())
     for department in Department.objects.order_by("slug"):
-        for quarter in QUARTERS:
+        for quarter in truth.quarters:
             if not ReviewCycle.objects.filter(department=department, quarter=quarter).exists():
                 with contextlib.suppress(ReviewError):  # nothing retrieved in that window
                     open_cycle(department=department, quarter=quarter, reviewers=[reviewer])
-    counts = {name: {"tp": 0, "fp": 0, "fn": 0} for name in ("echo", "outdated", "duplicate")}
+    scores = {name: [] for name in NAMES}
+    labels = {name: [] for name in NAMES}
+    flags = {name: [] for name in NAMES}
     keep_right = keep_total = items = 0
     started = time.perf_counter()
     for cycle in ReviewCycle.objects.order_by("department__slug", "window_end"):
         for row in cycle_signals(cycle):
             items += 1
             path = row.item.reflection.source_path
-            retired = outdated.get(path)
-            truth = {
-                "echo": path in echo,
-                "outdated": retired is not None
-                and datetime.fromisoformat(retired).date() < cycle.window_end.date(),
-                "duplicate": path in duplicates or path in natural,
-            }
-            for name, actual in truth.items():
-                flagged = getattr(row, name).flagged
-                key = "tp" if flagged and actual else "fp" if flagged else "fn" if actual else ""
-                if key:
-                    counts[name][key] += 1
-            if path in duplicates and row.duplicate.flagged:
+            actual = truth.of(path, cycle.window_end.date())
+            for name in NAMES:
+                signal = getattr(row, name)
+                scores[name].append(signal.score)
+                flags[name].append(signal.flagged)
+                labels[name].append(actual[name])
+            planted_keep = truth.keep_of(path)
+            if planted_keep and row.duplicate.flagged:
                 keep_total += 1
-                keep_right += row.duplicate.keep == duplicates[path]
-    result = {"seed": seed, "items": items, "seconds": round(time.perf_counter() - started, 1)}
-    for name, c in counts.items():
-        tp, fp, fn = c["tp"], c["fp"], c["fn"]
+                keep_right += row.duplicate.keep == planted_keep
+    seconds = time.perf_counter() - started
+    result = {"corpus": corpus, "items": items, "ms_per_item": round(1000 * seconds / items, 1)}
+    for name in NAMES:
+        pairs = list(zip(flags[name], labels[name], strict=True))
+        tp = sum(f and a for f, a in pairs)
+        fp = sum(f and not a for f, a in pairs)
+        fn = sum(a and not f for f, a in pairs)
         result[name] = {
-            **c,
-            "precision": round(tp / (tp + fp), 3) if tp + fp else None,
-            "recall": round(tp / (tp + fn), 3) if tp + fn else None,
+            "auc": auc(scores[name], labels[name]),
+            "precision": tp / (tp + fp) if tp + fp else None,
+            "recall": tp / (tp + fn) if tp + fn else None,
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "positives": sum(labels[name]),
         }
-    result["duplicate"]["keep_is_planted_original"] = f"{keep_right}/{keep_total}"
+    result["keep"] = f"{keep_right}/{keep_total}"
     return result
 
 
-def child(seed: int, work: Path) -> None:
+def child(corpus: str, workspace: Path, db: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    os.environ["DATABASE_URL"] = f"sqlite:///{work / f'seed{seed}.sqlite3'}"
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
     os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
     import django
 
     django.setup()
-    print(json.dumps(measure(seed, work / f"ws{seed}")))
+    print(json.dumps(measure(corpus, workspace)))
+
+
+# ------------------------------------------------------------------ neighbours at scale
+
+
+def neighbours_at(n: int, db: Path, backend: str) -> float:
+    """Seconds for one department of `n` documents: vectors and nearest neighbours."""
+    code = f"""
+import os, sys, time
+sys.path.insert(0, {str(ROOT)!r})
+os.environ["DATABASE_URL"] = "sqlite:///{db}"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
+import django
+django.setup()
+from reflections.models import Reflection
+from reflections.similarity import documents_of, nearest_neighbours
+from reflections.similarity.backends import backend_named
+base = documents_of(Reflection.objects.order_by("id"))
+docs = [
+    d.replace_text(f"{{d.text}} batch{{i // len(base)}}", i) for i, d in
+    ((i, base[i % len(base)]) for i in range({n}))
+]
+started = time.perf_counter()
+nearest_neighbours(docs, backend=backend_named({backend!r}))
+print(time.perf_counter() - started)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------ main
+
+
+def show(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, action="append", help="default: 7 and 11")
-    parser.add_argument("--scale", default="default")
+    parser.add_argument("--seed", type=int, action="append", default=[], help="a demo seed")
+    parser.add_argument("--corpus", action="append", default=[], help="DIR with truth.json")
+    parser.add_argument(
+        "--backend", action="append", help=f"default: {' and '.join(DEFAULT_BACKENDS)}"
+    )
+    parser.add_argument("--scale", default="default", help="demo scale")
     parser.add_argument("--work", type=Path, help="reuse this directory (kept afterwards)")
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--neighbours-at", type=int, default=0)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--workspace", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child is not None:
-        child(args.child, args.work)
+    if args.child:
+        child(args.child, args.workspace, args.db)
         return
-    seeds = args.seed or [7, 11]
+    corpora = [f"demo-{seed}" for seed in args.seed] + [str(Path(c).resolve()) for c in args.corpus]
+    if not corpora:
+        corpora = ["demo-23"]
+    backends = args.backend or list(DEFAULT_BACKENDS)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-signals-"))
     work.mkdir(parents=True, exist_ok=True)
-    print(f"signals bench, scale {args.scale}, work directory {work}")
-    print(f"{'seed':>5} {'signal':<10} {'precision':>9} {'recall':>7}  tp  fp  fn")
-    for seed in seeds:
-        if not (work / f"seed{seed}.sqlite3").exists():
-            build(seed, args.scale, work)
-        out = subprocess.run(
-            [sys.executable, __file__, "--child", str(seed), "--work", str(work)],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        result = json.loads(out.strip().splitlines()[-1])
-        for name in ("echo", "outdated", "duplicate"):
-            r = result[name]
+    print(f"signals bench, {datetime.now():%Y-%m-%d %H:%M}, work directory {work}")
+    header = (
+        f"{'corpus':<18} {'backend':<9} {'signal':<9} {'AUC':>5} {'P':>5} {'R':>5} "
+        f"{'tp':>4} {'fp':>4} {'fn':>4} {'pos':>4}"
+    )
+    print(header)
+    for corpus in corpora:
+        workspace, base = imported(corpus, work, args.scale)
+        for backend in backends:
+            db, neighbour_seconds = with_neighbours(base, backend)
+            scored = db.with_name(f"{db.stem}-scored.sqlite3")
+            for leftover in (Path(f"{scored}{x}") for x in ("-wal", "-shm")):
+                leftover.unlink(missing_ok=True)
+            shutil.copyfile(db, scored)
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    corpus,
+                    "--workspace",
+                    str(workspace),
+                    "--db",
+                    str(scored),
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
+                env={**os.environ, "SIMILARITY_BACKEND": backend},
+            ).stdout
+            for leftover in (scored, *(Path(f"{scored}{x}") for x in ("-wal", "-shm"))):
+                leftover.unlink(missing_ok=True)
+            result = json.loads(out.strip().splitlines()[-1])
+            for name in NAMES:
+                r = result[name]
+                print(
+                    f"{corpus_name(corpus)[:18]:<18} {backend:<9} {name:<9} {show(r['auc']):>5} "
+                    f"{show(r['precision']):>5} {show(r['recall']):>5} {r['tp']:>4} "
+                    f"{r['fp']:>4} {r['fn']:>4} {r['positives']:>4}"
+                )
             print(
-                f"{seed:>5} {name:<10} {r['precision'] if r['precision'] is not None else '-':>9}"
-                f" {r['recall'] if r['recall'] is not None else '-':>7} "
-                f"{r['tp']:>3} {r['fp']:>3} {r['fn']:>3}"
+                f"{'':<18} {backend:<9} {result['items']} items, {result['ms_per_item']} ms an "
+                f"item; neighbours {neighbour_seconds:.1f} s (compute_neighbours, whole "
+                f"process); duplicate keep = the truth's for {result['keep']}"
             )
-        print(
-            f"      {result['items']} items scored in {result['seconds']} s; duplicate keep = "
-            f"planted original for {result['duplicate']['keep_is_planted_original']}"
-        )
+        if args.neighbours_at:
+            for backend in backends:
+                seconds = neighbours_at(args.neighbours_at, base, backend)
+                print(
+                    f"{'':<18} {backend:<9} neighbours of {args.neighbours_at:,} documents in "
+                    f"one department: {seconds:.1f} s"
+                )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from reflections.models import (
 from reflections.similarity import longest_shared_run
 from reviews.models import ReviewItem
 from reviews.selectors.evidence import injection_lift, pooled_lift
+from reviews.selectors.restatements import LessonCache, restating
 
 # How far back the author's own tasks are read for the fed/unfed comparison.
 OWN_TASK_HISTORY_DAYS = 365
@@ -180,6 +181,9 @@ class EchoFacts:
     family_retrievals: int = 0
     family_self_retrievals: int = 0
     own_tasks: OwnTasks = field(default_factory=OwnTasks)
+    # The same split for the lesson alone, read when it has restatements (its family is
+    # larger than itself): how the author's tasks fared when handed this very text.
+    alone_tasks: OwnTasks | None = None
 
 
 def _injections(reflection_ids, agent_id, since, until) -> dict[int, tuple[set, set]]:
@@ -279,21 +283,27 @@ def echo_facts(
     similarity: float,
     restated: tuple[float, int] | None = None,
     min_tasks: int = DEFAULT_MIN_TASKS,
+    cache: LessonCache | None = None,
 ):
     """What the echo-chamber signal weighs for one item (seven to ten queries).
 
-    The author's reflection restates this one when their texts are at least `similarity`
-    alike, or — `restated` = (floor, words) — at least `floor` alike and sharing a run of
-    `words` words verbatim (the lesson repeated word for word inside another task's story).
-    Another agent's reflection at least `similarity` alike is independent support."""
+    With stored vectors, the author's reflection restates this one when it is at least
+    `similarity` alike and an outlier among the author's lessons (restatements.py); without,
+    when their texts are at least `similarity` alike, or — `restated` = (floor, words) — at
+    least `floor` alike and sharing a run of `words` words verbatim (the lesson repeated word
+    for word inside another task's story). Another agent's reflection as alike as that is
+    independent support. `cache` keeps the authors' lessons across a cycle's items."""
     reflection, cycle = item.reflection, item.cycle
     author = reflection.agent_id
     retrieved = _retrievals([reflection.pk], author, cycle)
     lift = injection_lift(item, min_tasks=min_tasks)
     floor, run = restated if restated is not None else (similarity, 0)
+    found = restating(reflection, cycle.window_end, floor=similarity, cache=cache)
+    # Another agent's lesson as alike as the author's restatements must be: independent support.
+    support = found.threshold if found is not None else similarity
     rows = list(
         Neighbour.objects.filter(
-            reflection_id=reflection.pk, similarity__gte=min(floor, similarity)
+            reflection_id=reflection.pk, similarity__gte=min(floor, similarity, support)
         )
         .exclude(neighbour__created_at__gte=cycle.window_end)
         .values_list(
@@ -306,17 +316,22 @@ def echo_facts(
             "neighbour__body",
         )
     )
-    similar = [row for row in rows if row[5] >= similarity]
-    shared = {
-        row[0]: longest_shared_run(reflection.body, row[6]) if run else 0
-        for row in rows
-        if row[2] == author
-    }
-    own = [
-        row
-        for row in rows
-        if row[2] == author and (row[5] >= similarity or (run and shared[row[0]] >= run))
-    ]
+    similar = [row for row in rows if row[5] >= support]
+    if found is not None:
+        # The author's lessons judged against the author's own spread (restatements.py).
+        own = found.rows
+        shared = dict.fromkeys((row[0] for row in own), 0)
+    else:
+        shared = {
+            row[0]: longest_shared_run(reflection.body, row[6]) if run else 0
+            for row in rows
+            if row[2] == author
+        }
+        own = [
+            row
+            for row in rows
+            if row[2] == author and (row[5] >= similarity or (run and shared[row[0]] >= run))
+        ]
     later = [row for row in own if row[3] > reflection.created_at]
     earlier = [row for row in own if row[3] <= reflection.created_at]
     injected = _injections(
@@ -367,4 +382,9 @@ def echo_facts(
         family_retrievals=family_retrieved["n"],
         family_self_retrievals=family_retrieved["own"],
         own_tasks=own_tasks(reflection, family, since, cycle.window_end),
+        alone_tasks=(
+            own_tasks(reflection, [reflection.pk], reflection.created_at, cycle.window_end)
+            if len(family) > 1
+            else None
+        ),
     )

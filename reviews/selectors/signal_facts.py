@@ -8,12 +8,13 @@ known when the window closed, so reopening an old cycle gives the same answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db.models import Count, Max, Min, Q
 
-from reflections.models import Neighbour, Reflection, TaskRun
+from reflections.models import Neighbour, Reflection, State, TaskRun
+from reflections.tool_names import ToolMatcher, family_of, key_of
 from reviews.models import ReviewItem
 
 # How far back the department's task log is read for a tool's history.
@@ -25,86 +26,154 @@ TOOL_HISTORY_DAYS = 365
 
 @dataclass(frozen=True)
 class ToolUse:
-    """One tool in the department's task log, up to the window's end."""
+    """One tool in the department's task log, up to the window's end (a versioned tool's
+    family, "ledger api" for `ledger-api-v1` and `ledger-api-v2`, is one more ToolUse with
+    every version's tasks)."""
 
-    name: str  # lowercased
+    name: str  # as the task log spells it (its first spelling read)
     tasks: int
     first: datetime
     last: datetime
+    key: str = ""  # reflections.tool_names.key_of(name)
+    # How many of those tasks were of each task type: what the tool is used for.
+    task_types: dict[str, int] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class ToolHistory:
+    """The department's tools: when its tasks used each one, and the vocabulary a reflection's
+    text is matched against (the task log's names, and the names reflections of the department
+    carry in their own `tools` and `skills` fields)."""
+
+    uses: dict[str, ToolUse]  # by key
+    matcher: ToolMatcher
+
+    def get(self, key: str) -> ToolUse | None:
+        return self.uses.get(key)
 
 
 @dataclass(frozen=True)
 class OutdatedFacts:
-    named: list[str]  # tools the reflection names, lowercased, in order
+    named: list[str]  # keys of the tools the reflection names, in order
+    created_at: datetime  # when the reflection was written
     until: datetime  # the window's end: "now" for this signal
-    history: dict[str, ToolUse]  # every tool of the department's tasks, by name
-    named_by_newer: dict[str, int]  # tool → newer reflections of the department naming it
+    history: ToolHistory
+    # successor key → (newer reflections of the department naming it, newer reflections in all)
+    named_by_newer: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def tool_history(department_id: int, until: datetime) -> dict[str, ToolUse]:
-    """Per tool: how many of the department's tasks used it, first and last, in the year
-    before `until` (one query: tasks grouped by their list of tools, a few dozen rows)."""
+def _task_tools(department_id: int, until: datetime) -> dict[str, ToolUse]:
+    """Per tool key: how many of the department's tasks used it, first and last, and of which
+    task types, in the year before `until` (one query: tasks grouped by their list of tools
+    and task type, a few hundred rows)."""
     rows = (
         TaskRun.objects.filter(
             department_id=department_id,
             finished_at__gte=until - timedelta(days=TOOL_HISTORY_DAYS),
             finished_at__lt=until,
         )
-        .values("tools_used")
+        .values("tools_used", "task_type")
         .annotate(n=Count("id"), first=Min("finished_at"), last=Max("finished_at"))
         .order_by()
     )
-    history: dict[str, ToolUse] = {}
+    uses: dict[str, ToolUse] = {}
+    families: dict[str, ToolUse] = {}
     for row in rows:
-        for raw in row["tools_used"] or []:
-            if not isinstance(raw, str) or not raw.strip():
+        for raw in dict.fromkeys(row["tools_used"] or []):
+            if not isinstance(raw, str) or not (key := key_of(raw)):
                 continue
-            name = raw.strip().lower()
-            seen = history.get(name)
-            if seen is None:
-                history[name] = ToolUse(name, row["n"], row["first"], row["last"])
-            else:
-                history[name] = ToolUse(
-                    name,
-                    seen.tasks + row["n"],
-                    min(seen.first, row["first"]),
-                    max(seen.last, row["last"]),
-                )
-    return history
+            types = {row["task_type"] or "": row["n"]}
+            use = ToolUse(raw.strip(), row["n"], row["first"], row["last"], key, types)
+            uses[key] = _merged(uses.get(key), use)
+    for key, use in uses.items():
+        family = family_of(key)
+        if family and family not in uses:
+            families[family] = _merged(families.get(family), replace(use, name=family, key=family))
+    return uses | families
+
+
+def _merged(seen: ToolUse | None, use: ToolUse) -> ToolUse:
+    if seen is None:
+        return use
+    types = dict(seen.task_types)
+    for task_type, n in use.task_types.items():
+        types[task_type] = types.get(task_type, 0) + n
+    return replace(
+        seen,
+        tasks=seen.tasks + use.tasks,
+        first=min(seen.first, use.first),
+        last=max(seen.last, use.last),
+        task_types=types,
+    )
+
+
+def tool_history(department_id: int, until: datetime) -> ToolHistory:
+    """The department's tool history and vocabulary as of `until` (two queries)."""
+    uses = _task_tools(department_id, until)
+    carried: set[str] = set()
+    for tools, skills in Reflection.objects.filter(
+        department_id=department_id, created_at__lt=until
+    ).values_list("tools", "skills"):
+        carried.update(t for t in (tools or []) + (skills or []) if isinstance(t, str))
+    return ToolHistory(uses, ToolMatcher([*(u.name for u in uses.values()), *carried]))
+
+
+def named_tools(reflection: Reflection, history: ToolHistory) -> list[str]:
+    """The keys of the tools a reflection names: in its text, in any written form, and in its
+    own `tools` and `skills` fields."""
+    found = history.matcher.keys_in(f"{reflection.title}\n{reflection.body}")
+    for raw in [*(reflection.tools or []), *(reflection.skills or [])]:
+        key = key_of(raw) if isinstance(raw, str) else ""
+        if key and key in history.matcher.keys and key not in found:
+            found.append(key)
+    return found
 
 
 def outdated_facts(
-    item: ReviewItem, *, history: dict[str, ToolUse] | None = None, successors=None
+    item: ReviewItem, *, history: ToolHistory | None = None, successors=None
 ) -> OutdatedFacts:
     """What the outdated signal weighs: the tools the reflection names, the department's tool
     history, and how many newer reflections name each possible successor.
 
     `history` may be passed in when scoring a whole cycle (one department, one window end);
-    `successors(named, history, until)` says which tools to count in newer reflections."""
+    `successors(named, facts)` says which (successor key, since) pairs to count in newer
+    reflections."""
     reflection, until = item.reflection, item.cycle.window_end
-    named = [
-        t.strip().lower()
-        for t in dict.fromkeys(reflection.tools or [])
-        if isinstance(t, str) and t.strip()
-    ]
     if history is None:
         history = tool_history(reflection.department_id, until)
-    candidates = successors(named, history, until) if (successors and named) else []
-    named_by_newer: dict[str, int] = {}
-    if candidates:
-        since = min(start for _, start in candidates)
-        counts = Reflection.objects.filter(
-            department_id=reflection.department_id,
-            created_at__gte=since,
-            created_at__lt=until,
-        ).aggregate(
-            **{
-                f"t{i}": Count("id", filter=Q(tools__icontains=f'"{name}"'))
-                for i, (name, _) in enumerate(candidates)
-            }
+    facts = OutdatedFacts(
+        named=named_tools(reflection, history),
+        created_at=reflection.created_at,
+        until=until,
+        history=history,
+    )
+    candidates = successors(facts) if (successors and facts.named) else []
+    if not candidates:
+        return facts
+    return replace(facts, named_by_newer=_named_by_newer(reflection, candidates, history, until))
+
+
+def _named_by_newer(reflection, candidates, history: ToolHistory, until) -> dict:
+    """successor key → (reflections of the department written since the old tool's last use
+    that name it, all reflections written since): one query per successor, its longest word
+    as a first sieve, the matcher deciding."""
+    found = {}
+    for key, since in candidates:
+        newer = Reflection.objects.filter(
+            department_id=reflection.department_id, created_at__gte=since, created_at__lt=until
+        ).exclude(state=State.QUARANTINED)
+        word = max(key.split(" "), key=len)
+        sieve = newer.filter(
+            Q(title__icontains=word)
+            | Q(body__icontains=word)
+            | Q(tools__icontains=word)
+            | Q(skills__icontains=word)
         )
-        named_by_newer = {name: counts[f"t{i}"] for i, (name, _) in enumerate(candidates)}
-    return OutdatedFacts(named=named, until=until, history=history, named_by_newer=named_by_newer)
+        naming = sum(
+            key in named_tools(r, history) for r in sieve.only("title", "body", "tools", "skills")
+        )
+        found[key] = (naming, newer.count())
+    return found
 
 
 # ------------------------------------------------------------------ duplicate
@@ -124,6 +193,7 @@ class Twin:
     lift: float | None = None
     kind: str = ""  # failure, partial, success or decision ("" when not read)
     task: str = ""  # the task it reflects on ("" when unknown)
+    task_type: str = ""  # "" when the reflection does not say
 
 
 # What a Twin is made of, beside the similarity.
@@ -136,6 +206,7 @@ TWIN_FIELDS = (
     "body",
     "kind",
     "task_id",
+    "task_type",
 )
 
 
@@ -150,6 +221,7 @@ def _twin(reflection: Reflection, similarity: float, key: str) -> Twin:
         text=f"{reflection.title}\n{reflection.body}",
         kind=reflection.kind,
         task=reflection.task_id or "",
+        task_type=reflection.task_type or "",
     )
 
 

@@ -13,8 +13,7 @@ from django.core.cache import cache
 
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.selectors.evidence import injection_lift
-from reviews.selectors.signal_facts import tool_history
-from reviews.signals import NAMES, item_signals
+from reviews.signals import NAMES, cycle_context, item_signals
 
 CACHE_SECONDS = 3600
 SORTS = {
@@ -40,10 +39,10 @@ def _scored(cycle: ReviewCycle) -> dict[int, dict]:
     found = cache.get(key)
     if found is not None:
         return found
-    history = tool_history(cycle.department_id, cycle.window_end)
+    context = cycle_context(cycle)
     found = {}
     for item in cycle.items.select_related("reflection", "cycle"):
-        signals = item_signals(item, history=history)
+        signals = item_signals(item, context=context)
         found[item.pk] = {
             "scores": {s.name: s.score for s in signals.all},
             "flagged": [s.name for s in signals.fired],

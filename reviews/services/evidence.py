@@ -23,13 +23,16 @@ from functools import cache
 from django.utils import timezone
 
 from reflections import lift as lift_module
-from reflections import similarity as similarity_module
+from reflections import tool_names as tool_names_module
 from reflections.caching import EVENTS, data_version
 from reflections.lift import Lift
+from reflections.similarity import backends as backends_module
+from reflections.similarity import text as text_module
 from reviews import signals as signals_module
 from reviews.models import PreparedEvidence, ReviewCycle, ReviewItem
 from reviews.selectors import evidence as evidence_module
 from reviews.selectors import originals as originals_module
+from reviews.selectors import restatements as restatements_module
 from reviews.selectors import signal_facts as facts_module
 from reviews.selectors.evidence import (
     ItemEvidence,
@@ -45,8 +48,7 @@ from reviews.selectors.evidence import (
     series_by_reflection,
 )
 from reviews.selectors.originals import Figures, window_figures
-from reviews.selectors.signal_facts import tool_history
-from reviews.signals import ItemSignals, duplicate_signal, item_signals
+from reviews.signals import ItemSignals, cycle_context, duplicate_signal, item_signals
 from reviews.signals import base as base_module
 from reviews.signals import echo as echo_module
 from reviews.signals import outdated as outdated_module
@@ -62,7 +64,10 @@ COMPUTED_BY = (
     outdated_module,
     lift_module,
     originals_module,
-    similarity_module,
+    restatements_module,
+    text_module,
+    backends_module,
+    tool_names_module,
 )
 
 
@@ -108,7 +113,7 @@ def compute_window_evidence(cycle: ReviewCycle, items: list[ReviewItem]) -> dict
     series = series_by_reflection(cycle, ids)
     lifts = lifts_by_reflection(cycle, ids)
     who = retrievers_by_reflection(cycle, {i.reflection_id: i.reflection.agent_id for i in items})
-    history = tool_history(cycle.department_id, cycle.window_end)
+    context = cycle_context(cycle)
     diffs = prepared_diffs([item.reflection for item in items])
     shown = {
         item.reflection_id: [item.reflection_id, *diffs.get(item.reflection_id, ())]
@@ -117,7 +122,7 @@ def compute_window_evidence(cycle: ReviewCycle, items: list[ReviewItem]) -> dict
     figures = window_figures(cycle, sorted({pk for pks in shown.values() for pk in pks}))
     found = {}
     for item in items:
-        scored = item_signals(item, history=history)
+        scored = item_signals(item, context=context)
         found[item.pk] = encode(
             WindowEvidence(
                 series=series[item.reflection_id],
@@ -237,8 +242,8 @@ def decode(data: dict) -> WindowEvidence:
             cross_agent=who["cross_agent"],
             cross_agent_share=who["cross_agent_share"],
         ),
-        echo=Signal(**data["echo"]),
-        outdated=Signal(**data["outdated"]),
+        echo=Signal.from_dict(data["echo"]),
+        outdated=Signal.from_dict(data["outdated"]),
         facts={pk: (retrievals, lift) for pk, retrievals, lift in data["facts"]},
         diffs={
             pk: PreparedDiff(

@@ -2,33 +2,35 @@
 
 Each signal is a pure scoring function (echo.py, outdated.py, duplicate.py) over facts read
 by reviews.selectors.echo_facts and signal_facts; `item_signals` wires them together for one
-item and `cycle_signals` for a whole cycle (reading the department's tool history once).
+item and `cycle_signals` for a whole cycle (reading the department's tool history and its
+authors' lessons once: CycleContext).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reflections.similarity.backends import Calibration, configured_backend
 from reviews.models import ReviewCycle, ReviewItem, Verdict
 from reviews.selectors.echo_facts import echo_facts
 from reviews.selectors.evidence import Candidate
+from reviews.selectors.restatements import LessonCache
 from reviews.selectors.signal_facts import (
+    ToolHistory,
     cluster_of_candidates,
     duplicate_cluster,
     outdated_facts,
     tool_history,
 )
+from reviews.signals import duplicate, echo, outdated
 from reviews.signals.base import Signal
-from reviews.signals.duplicate import CANDIDATE_SIMILARITY, score_duplicate
-from reviews.signals.echo import (
-    ECHO_SIMILARITY,
-    RESTATED_WORDS,
-    RESTATEMENT_FLOOR,
-    score_echo,
-)
+from reviews.signals.duplicate import score_duplicate
+from reviews.signals.echo import RESTATED_WORDS, score_echo
 from reviews.signals.outdated import score_outdated, successor_candidates
 
 NAMES = ("echo", "outdated", "duplicate")
+# Each signal flags at score ≥ its cut (documented with its weights in its module).
+CUTS = {"echo": echo.CUT, "outdated": outdated.CUT, "duplicate": duplicate.CUT}
 VERDICT_FOR = {
     "echo": Verdict.ECHO_CHAMBER,
     "outdated": Verdict.OUTDATED,
@@ -79,23 +81,40 @@ class ItemSignals:
         return data
 
 
-def item_signals(item: ReviewItem, *, history=None) -> ItemSignals:
-    history = (
-        history
-        if history is not None
-        else tool_history(item.reflection.department_id, item.cycle.window_end)
-    )
+def calibration() -> Calibration:
+    """What the configured similarity backend's cosines mean (the stored neighbours and
+    vectors were made by it: compute_neighbours after changing it)."""
+    return configured_backend().calibration
+
+
+@dataclass(frozen=True)
+class CycleContext:
+    """What every item of one cycle shares: the department's tool history as of the window's
+    end, and its authors' lessons (read once, on first use)."""
+
+    history: ToolHistory
+    lessons: LessonCache
+
+
+def cycle_context(cycle: ReviewCycle) -> CycleContext:
+    return CycleContext(tool_history(cycle.department_id, cycle.window_end), LessonCache())
+
+
+def item_signals(item: ReviewItem, *, context: CycleContext | None = None) -> ItemSignals:
+    context = context or cycle_context(item.cycle)
+    scale = calibration()
     return ItemSignals(
         item=item,
         echo=score_echo(
             echo_facts(
                 item,
-                similarity=ECHO_SIMILARITY,
-                restated=(RESTATEMENT_FLOOR, RESTATED_WORDS),
+                similarity=scale.restated,
+                restated=(scale.alike_from, RESTATED_WORDS),
+                cache=context.lessons,
             )
         ),
         outdated=score_outdated(
-            outdated_facts(item, history=history, successors=successor_candidates)
+            outdated_facts(item, history=context.history, successors=successor_candidates)
         ),
         duplicate=duplicate_signal(item),
     )
@@ -105,15 +124,16 @@ def duplicate_signal(item: ReviewItem, candidates: list[Candidate] | None = None
     """The duplicate signal alone: it reads the neighbours' current states and retrieval
     counts, so the queue scores it live even when the rest is prepared. One query, none when
     the queue passes the neighbours it has read already (neighbour_candidates)."""
+    scale = calibration()
     if candidates is None:
-        cluster = duplicate_cluster(item, similarity=CANDIDATE_SIMILARITY)
+        cluster = duplicate_cluster(item, similarity=scale.alike_from)
     else:
-        cluster = cluster_of_candidates(item, candidates, similarity=CANDIDATE_SIMILARITY)
-    return score_duplicate(cluster)
+        cluster = cluster_of_candidates(item, candidates, similarity=scale.alike_from)
+    return score_duplicate(cluster, scale)
 
 
 def cycle_signals(cycle: ReviewCycle) -> list[ItemSignals]:
     """Every item of the cycle, in rank order, with its three signals."""
-    history = tool_history(cycle.department_id, cycle.window_end)
+    context = cycle_context(cycle)
     items = cycle.items.select_related("reflection", "cycle").order_by("rank")
-    return [item_signals(item, history=history) for item in items]
+    return [item_signals(item, context=context) for item in items]

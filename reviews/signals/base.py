@@ -1,20 +1,99 @@
-"""What every review signal returns: a score in [0, 1], whether it is flagged, and why."""
+"""What every review signal returns: a score in [0, 1] made of weighted parts, flagged at its
+signal's cut, and why.
+
+A signal's score is the weighted mean of its parts' values, each in [0, 1]. A part whose
+evidence is missing (no confidence logged, too few unfed tasks to compare, no newer
+reflections to read) has no value: it carries no weight, the other parts decide, and the
+reasons say so. So that thin evidence cannot reach a flag on its own, the mean is divided by
+at least MIN_KNOWN of the whole weight: with less than that known the score shrinks in
+proportion. The flag is `score ≥ cut`, one cut per signal (reviews.signals.CUTS).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+# The share of a signal's weight whose evidence must be known for its score to reach the
+# weighted mean of the known parts; below it, the score is scaled down (see weighted()).
+MIN_KNOWN = 0.6
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a signal's evidence: its value in [0, 1], or None when it is missing."""
+
+    name: str
+    weight: float
+    value: float | None
+
+    @property
+    def known(self) -> bool:
+        return self.value is not None
+
+
+def weighted(parts: Sequence[Part]) -> float:
+    """Σ weight·value over the known parts ÷ max(their weight, MIN_KNOWN * all the weight)."""
+    total = sum(p.weight for p in parts)
+    known = sum(p.weight for p in parts if p.known)
+    if not known:
+        return 0.0
+    return sum(p.weight * p.value for p in parts if p.known) / max(known, MIN_KNOWN * total)
+
+
+def missing_note(parts: Sequence[Part]) -> str | None:
+    """The reason that names the parts without evidence, or None when none is missing."""
+    missing = [p.name for p in parts if not p.known]
+    if not missing:
+        return None
+    return f"no evidence for {', '.join(missing)}: carries no weight, the other parts decide"
 
 
 @dataclass(frozen=True)
 class Signal:
     name: str  # "echo", "outdated" or "duplicate"
     score: float  # 0 = no evidence, 1 = every part of the mechanism is there
-    flagged: bool
+    flagged: bool  # score ≥ cut
     reasons: list[str] = field(default_factory=list)
     keep: str | None = None  # duplicate only: the source path to keep
+    cut: float = 0.0
+    parts: list[Part] = field(default_factory=list)
+
+    @classmethod
+    def scored(
+        cls,
+        name: str,
+        score: float,
+        cut: float,
+        reasons: list[str],
+        parts: Sequence[Part] = (),
+        *,
+        keep: str | None = None,
+    ) -> Signal:
+        score = round(clamp(score), 3)
+        return cls(name, score, score >= cut, reasons, keep, cut, list(parts))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Signal:
+        """A signal as as_dict() or dataclasses.asdict() wrote it (prepared evidence)."""
+        return cls(
+            name=data["name"],
+            score=data["score"],
+            flagged=data["flagged"],
+            reasons=list(data.get("reasons", [])),
+            keep=data.get("keep"),
+            cut=data.get("cut", 0.0),
+            parts=[Part(**p) for p in data.get("parts", [])],
+        )
 
     def as_dict(self) -> dict:
-        data = {"score": round(self.score, 3), "flagged": self.flagged, "reasons": self.reasons}
+        data = {
+            "score": round(self.score, 3),
+            "flagged": self.flagged,
+            "cut": self.cut,
+            "reasons": self.reasons,
+            "parts": [asdict(p) for p in self.parts],
+        }
         if self.name == "duplicate":
             data["keep"] = self.keep
         return data

@@ -1,11 +1,29 @@
-"""The duplicate signal, pure: which close neighbours teach the same lesson about the same
-case, and which one of them the reviewer should keep (reviews.policies.preferred_original).
+"""The duplicate signal, pure: which close neighbours carry the same lesson as the reviewed
+reflection, and which one of them the reviewer should keep (reviews.policies.preferred_original).
 
-Text similarity alone cannot tell a duplicate from the same lesson learnt again on another
-task: on the demo, such natural repeats score up to 0.93 while planted rewordings start at
-0.39. A duplicate also names the same specifics: the same day, counterparties, amounts and
-figures. So a neighbour is a duplicate when it is near-verbatim, or close and sharing them,
-and never when both are dated and name different days.
+Each earlier-or-later neighbour is scored as a pair, a weighted sum of three parts
+(reviews.signals.base.weighted); the item's score is its best pair's:
+
+* **alike** (0.5): how close the texts are, by the configured similarity backend (its
+  Calibration says from which cosine a pair starts to count and where it is full). The
+  lesson itself, so the largest weight; the same lesson told in other words is what a
+  meaning-based backend is for.
+* **same case** (0.3): the names, figures and dates both texts name (a rewording keeps its
+  case's specifics; another task's story has its own). Missing when either names none: most
+  lessons are told without a date or a name, which says nothing either way.
+* **same task type** (0.2): both come from the same kind of task. Missing when either does
+  not say.
+
+Two texts are never one lesson when both are dated and no date matches (two incidents, however
+alike the lesson), or when they are two passes at one task short of near-verbatim (a Reflexion
+loop's reflections name the same case by construction). The earlier rule that a lesson learnt
+from a failure and one learnt from a success are never one was retired: it held only because
+the demo generator wrote its loops that way; real duplicates are told after either.
+
+The item is flagged when its best pair scores at least CUT and another reflection of the pair
+is the one to keep; the one to keep scores half its best pair (it is in a cluster, but a
+duplicate verdict on it would deprecate the lesson's original). Weights and cut were chosen on
+the development corpora (docs/architecture.md, "Review signals").
 """
 
 from __future__ import annotations
@@ -13,17 +31,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from reflections.similarity.backends import Calibration
 from reviews.policies import preferred_original
 from reviews.selectors.signal_facts import Twin
-from reviews.signals.base import Signal
+from reviews.signals.base import Part, Signal, clamp, weighted
 
-CANDIDATE_SIMILARITY = 0.4  # what the cluster is read from (shown on the page)
-VERBATIM = 0.9  # at or above this, wording alone makes a duplicate
-MIN_SHARED = 2  # specifics both name …
-# … and their share of the specifics of the text that names fewer: a lesson retold in another
-# format comes with that format's own story around it (who was waiting, how the work was split),
-# so the case's specifics sit inside the longer text rather than matching it one for one.
-MIN_OVERLAP = 0.7
+WEIGHTS = {"alike": 0.5, "same case": 0.3, "same task type": 0.2}
+CUT = 0.85
+NEAR_VERBATIM = 0.95  # of the calibration's full likeness: two passes at one task are one
 
 MONTHS = (
     "January", "February", "March", "April", "May", "June",
@@ -67,90 +82,84 @@ def is_strong(token: str) -> bool:
     )
 
 
-def overlap(a: frozenset[str], b: frozenset[str]) -> tuple[int, float, bool]:
-    """Shared specifics, their share of the smaller set, and whether one of them is strong."""
-    both = a & b
-    contained = len(both) / min(len(a), len(b)) if (a and b) else 0.0
-    return len(both), contained, any(map(is_strong, both))
-
-
 def dates(found: frozenset[str]) -> frozenset[str]:
     return frozenset(t for t in found if _DATE.fullmatch(t))
 
 
-# What a lesson was learnt from: a failure (or partial) and a success teach different lessons,
-# even about one task (a loop's failed pass and the pass that worked name the same case).
-LESSON_SIDE = {"failure": "failure", "partial": "failure", "success": "success"}
+def same_case(mine: frozenset[str], theirs: frozenset[str]) -> float | None:
+    """How much of the case the two texts share: the share of the fewer specifics that both
+    name, counted only when one shared specific is strong; None when either names none."""
+    if not mine or not theirs:
+        return None
+    both = mine & theirs
+    if not any(map(is_strong, both)):
+        return 0.0
+    return len(both) / min(len(mine), len(theirs))
 
 
-def other_side(own: Twin, other: Twin) -> bool:
-    mine, theirs = LESSON_SIDE.get(own.kind), LESSON_SIDE.get(other.kind)
-    return bool(mine and theirs and mine != theirs)
-
-
-def same_lesson(own: Twin, other: Twin) -> tuple[bool, int, float]:
-    """Whether `other` teaches the lesson of `own` about the same case: near-verbatim or close
-    and naming the same specifics, and never when both are dated and no date matches (two
-    tasks on different days are two cases, however alike the lesson), nor when one was learnt
-    from a failure and the other from a success."""
+def pair_parts(own: Twin, other: Twin, calibration: Calibration) -> list[Part] | None:
+    """The three parts for one pair, or None when the two can never be one lesson."""
     mine, theirs = specifics(own.text), specifics(other.text)
-    shared, contained, strong = overlap(mine, theirs)
-    other_day = bool(dates(mine) and dates(theirs) and not dates(mine) & dates(theirs))
-    # Two reflections on one task (a loop's passes) name the same case by construction: only
-    # the wording of the lesson itself can make them one.
-    one_task = bool(own.task) and own.task == other.task
-    same = (
-        not other_day
-        and not other_side(own, other)
-        and (
-            other.similarity >= VERBATIM
-            or (
-                not one_task
-                and other.similarity >= CANDIDATE_SIMILARITY
-                and shared >= MIN_SHARED
-                and strong
-                and contained >= MIN_OVERLAP
-            )
-        )
+    if dates(mine) and dates(theirs) and not dates(mine) & dates(theirs):
+        return None  # two dated incidents on different days
+    full = calibration.alike_full
+    if own.task and own.task == other.task and other.similarity < NEAR_VERBATIM * full:
+        return None  # two passes at one task, not near-verbatim
+    span = max(1e-6, full - calibration.alike_from)
+    same_type = (
+        float(own.task_type == other.task_type) if own.task_type and other.task_type else None
     )
-    return same, shared, contained
+    return [
+        Part("alike", WEIGHTS["alike"], clamp((other.similarity - calibration.alike_from) / span)),
+        Part("same case", WEIGHTS["same case"], same_case(mine, theirs)),
+        Part("same task type", WEIGHTS["same task type"], same_type),
+    ]
 
 
-def score_duplicate(cluster: list[Twin]) -> Signal:
+def score_duplicate(cluster: list[Twin], calibration: Calibration) -> Signal:
     """`cluster[0]` is the reviewed reflection, the rest its close neighbours."""
     own, others = cluster[0], cluster[1:]
-    judged = [(other, *same_lesson(own, other)) for other in others]
-    same = [j for j in judged if j[1]]
-    threshold = (
-        f"similarity ≥ {CANDIDATE_SIMILARITY:.2f} sharing ≥ {MIN_SHARED} names/figures/dates, "
-        "one of them a date, a full name or a figure of two digits or more "
-        f"(≥ {MIN_OVERLAP:.0%} of the fewer), or ≥ {VERBATIM:.2f} alone; never two different "
-        "days, a failure's lesson and a success's, or two passes at one task short of verbatim"
+    scored = []
+    for other in others:
+        parts = pair_parts(own, other, calibration)
+        if parts is not None:
+            scored.append((weighted(parts), other, parts))
+    scored.sort(key=lambda s: (-s[0], -s[1].similarity, s[1].key))
+    same = [s for s in scored if s[0] >= CUT]
+    vetoed = len(others) - len(scored)
+    note = (
+        f"; {vetoed} left out (dated on other days, or another pass at its task)" if vetoed else ""
     )
     if not same:
-        near = max((o.similarity for o in others), default=0.0)
-        return Signal(
+        best = scored[0] if scored else None
+        reason = (
+            f"closest: {best[1].key}, similarity {best[1].similarity:.2f}, pair score "
+            f"{best[0]:.2f} (under the cut {CUT:.2f}){note}"
+            if best
+            else f"no neighbour close enough to compare{note}"
+        )
+        return Signal.scored(
             "duplicate",
-            round(min(near, VERBATIM) * 0.5, 3),
-            False,
-            [
-                f"no neighbour teaches the same lesson about the same case ({threshold}); "
-                f"closest similarity {near:.2f}"
-            ],
+            best[0] if best else 0.0,
+            CUT,
+            [f"no neighbour carries the same lesson: {reason}"],
+            best[2] if best else [],
             keep=own.key,
         )
-    keep = preferred_original([own] + [j[0] for j in same])
-    best = max(same, key=lambda j: (j[0].similarity, j[3]))
-    score = 0.5 + 0.25 * best[0].similarity + 0.25 * best[3]
-    reasons = [f"cluster of {len(same) + 1} at {threshold}"]
-    for other, _, shared, jaccard in sorted(same, key=lambda j: -j[0].similarity):
-        reasons.append(
-            f"{other.key}: similarity {other.similarity:.2f}, {shared} names/figures shared "
-            f"({jaccard:.0%}), written {other.created_at:%Y-%m-%d}, {other.state}, "
-            f"{other.retrievals} retrievals"
-        )
+    keep = preferred_original([own] + [s[1] for s in same])
+    top_score, _, top_parts = same[0]
+    reasons = [
+        f"{other.key}: similarity {other.similarity:.2f}, pair score {score:.2f} ("
+        + ", ".join(f"{p.name} {p.value:.2f}" if p.known else f"{p.name} unknown" for p in parts)
+        + f"), written {other.created_at:%Y-%m-%d}, {other.state}, {other.retrievals} retrievals"
+        for score, other, parts in same
+    ]
+    if note:
+        reasons.append(note.removeprefix("; "))
     if keep is own:
         reasons.insert(0, "this is the one to keep (earliest live, most retrieved)")
-        return Signal("duplicate", round(score * 0.5, 3), False, reasons, keep=own.key)
+        return Signal.scored(
+            "duplicate", top_score * 0.5, CUT, reasons, top_parts, keep=own.key
+        )
     reasons.insert(0, f"keep {keep.key} (earliest live, most retrieved); this one repeats it")
-    return Signal("duplicate", round(score, 3), True, reasons, keep=keep.key)
+    return Signal.scored("duplicate", top_score, CUT, reasons, top_parts, keep=keep.key)

@@ -3,75 +3,113 @@ its own tasks do worse when they are handed it than when they are not while it s
 surer of itself, and it restates the lesson while it is injected, with no other agent
 arriving at the same lesson on its own.
 
-Measured with bench/signals.py on the default demo (docs/architecture.md, Benchmarks),
-precision / recall: seed 7 1.00 / 0.89, seed 11 0.95 / 0.78, seed 23 0.91 / 0.89.
+The score is a weighted sum of six parts (reviews.signals.base.weighted); a part whose
+evidence is missing carries no weight, and the reasons say which:
+
+* **harm** (0.35): the author's own tasks of its kind succeeded less often when handed the
+  lesson (or a restatement) than in the same four weeks when not, as a one-sided z statistic
+  of the two success rates (so a gap measured on a handful of tasks counts for little); full
+  at z = 2.5. The mechanism's consequence and the best single separator on every development
+  corpus, so the largest weight. Missing when fewer than 5 tasks of either side can be
+  compared. When the lesson has restatements, the lesson alone must show it too: a text
+  model reads an opposite rule on the same topic as a restatement, but tasks handed the
+  opposite rule do not fare worse (the lower of the two counts).
+* **surer** (0.1): the author started those tasks more confident than unfed tasks that ended
+  the same way; full at +0.08. Small: many agents log no confidence (missing then), and a
+  moderate chamber moves it little.
+* **dominance** (0.15): the share of the author's tasks of its kind it was handed since it was
+  written; full at 50 %. A chamber is the author's habit, but a moderate one is handed a
+  quarter of the time, so it is graded, never a threshold.
+* **self-retrieval** (0.15): the author's share of the retrievals of it and its restatements
+  in the window, from 25 % (nothing) to 75 % (full). Missing with no retrievals.
+* **repeats** (0.15): later reflections of the author restate it, written while it was
+  injected (or it restates an earlier one that way); full at two. Missing when the author
+  wrote nothing after it: no chance to repeat it yet is not evidence against.
+* **alone** (0.1): no other agent wrote the same lesson (independent support argues against).
+
+The cut is CUT; the weights and the cut were chosen on the development corpora (the demo
+seeds 7 and 11 and an independent corpus's first seed) and reported on corpora they were
+not chosen on (docs/architecture.md, "Review signals").
 """
 
 from __future__ import annotations
 
-from reviews.selectors.echo_facts import EchoFacts, Restatement
-from reviews.signals.base import Signal, clamp, pct
+import math
 
-# A restatement repeats the lesson: on the demo, echo followers score 0.44-0.87 against their
-# seed (TF-IDF cosine; the tasks told around the lesson differ), so a later reflection of its
-# author restates it at 0.5 or more, or from 0.4 when it repeats a run of RESTATED_WORDS words
-# of it verbatim (the rule itself: "when an email thread has more than five recipients, reply
-# to all by default"). Another agent's lesson at 0.5 or more is independent support.
-ECHO_SIMILARITY = 0.5
-RESTATEMENT_FLOOR = 0.4
+from reviews.selectors.echo_facts import EchoFacts, OwnTasks
+from reviews.signals.base import Part, Signal, clamp, missing_note, pct, weighted
+
+# A restatement repeats the lesson: a later reflection of its author at the backend's
+# `restated` similarity or more (reflections.similarity.backends.Calibration), or from its
+# `alike_from` when it repeats a run of RESTATED_WORDS words of it verbatim (the rule itself,
+# told inside another task's story). Another agent's lesson at `restated` or more is
+# independent support. echo_facts reads them: every Restatement it returns qualifies.
 RESTATED_WORDS = 8
-# "Keeps retrieving": the lesson (or a restatement) was handed to its author for at least
-# this share of the author's tasks of its kind since it was written. On the demo the planted
-# echo chambers sit at 0.5-0.86; sound lessons injected beside them mostly below 0.2.
-DOMINANCE = 0.5
-# The author's own tasks of that kind did at least this many rate points worse fed than unfed
-# (same agent, same task type, same four weeks: a harm the lesson does not share with
-# everything else in the prompt, and not the learning curve's climb).
-HARM_CONTRAST = -0.1
-# ... while the author started them at least this much surer of itself than unfed tasks that
-# ended the same way (confidence_at_start; not weighed when the task log has none).
-SURER = 0.02
-SELF_SHARE = 0.5  # at least half of the retrievals of it and its restatements by the author
 WEIGHTS = {
-    "repeats": 0.2,
-    "harm": 0.35,
-    "dominance": 0.15,
-    "surer": 0.05,
-    "self": 0.1,
-    "alone": 0.15,
+    "harm": 0.45,
+    "surer": 0.2,
+    "dominance": 0.25,
+    "self-retrieval": 0.05,
+    "repeats": 0.05,
 }
+HARM_FULL_Z = 2.0  # z of "fed did worse than unfed" for the whole part
+SURER_FULL = 0.08
+SURER_MIN_TASKS = 5  # fed and unfed tasks with a logged confidence, per outcome
+DOMINANCE_FULL = 0.4
+SELF_FROM, SELF_FULL = 0.25, 0.75
+CUT = 0.8
+MIN_OWN_TASKS = 10  # the author's tasks of its kind needed to say how often it was handed
 
 
-def restates_it(r: Restatement) -> bool:
-    return r.similarity >= ECHO_SIMILARITY or (
-        r.similarity >= RESTATEMENT_FLOOR and r.shared_words >= RESTATED_WORDS
-    )
+def harm_of(tasks: OwnTasks) -> float | None:
+    """How surely the fed tasks did worse than the unfed in the same blocks of weeks: the
+    block-weighted contrast over its standard error (pooled rate, both sides' counts)."""
+    contrast, both = tasks.contrast(), tasks.compared
+    if contrast is None or both is None:
+        return None
+    rate = (both.fed_successes + both.unfed_successes) / (both.fed + both.unfed)
+    # A rate of 0 or 1 would make any gap infinitely sure: the variance is floored.
+    error = math.sqrt(max(rate * (1 - rate), 0.05) * (1 / both.fed + 1 / both.unfed))
+    return clamp(-contrast / error / HARM_FULL_Z)
+
+
+def echo_parts(facts: EchoFacts) -> list[Part]:
+    """The parts of the score, each in [0, 1] or None when its evidence is missing."""
+    under = [r for r in facts.restatements if r.under_injection]
+    echoes_of = [r for r in facts.restates if r.under_injection]
+    own = facts.own_tasks
+    surer = own.sureness(min_tasks=SURER_MIN_TASKS)
+    retrievals = facts.family_retrievals or facts.retrievals
+    self_retrievals = facts.family_self_retrievals or facts.self_retrievals
+    could_repeat = facts.later_by_author or facts.restates
+    harms = [harm_of(t) for t in (own, facts.alone_tasks) if t is not None]
+    known = [h for h in harms if h is not None]
+    values = {
+        "harm": min(known) if known else None,
+        "surer": clamp(surer / SURER_FULL) if surer is not None else None,
+        "dominance": (clamp(own.coverage / DOMINANCE_FULL) if own.total >= MIN_OWN_TASKS else None),
+        "self-retrieval": (
+            clamp((self_retrievals / retrievals - SELF_FROM) / (SELF_FULL - SELF_FROM))
+            if retrievals
+            else None
+        ),
+        "repeats": clamp((len(under) + len(echoes_of)) / 2) if could_repeat else None,
+    }
+    return [Part(name, WEIGHTS[name], values[name]) for name in WEIGHTS]
 
 
 def score_echo(facts: EchoFacts) -> Signal:
-    """Each part of the mechanism adds to the score; it is flagged only when all are there:
-    restated under injection, kept retrieved by its author, harmful to the author's own
-    tasks while making it surer (when confidence is logged), mostly self-retrieved, no
-    independent support."""
-    under = [r for r in facts.restatements if r.under_injection and restates_it(r)]
-    echoes_of = [r for r in facts.restates if r.under_injection and restates_it(r)]
-    links = len(under) + len(echoes_of)
+    """The weighted parts (echo_parts) and, for the reviewer, what each rests on."""
+    parts = echo_parts(facts)
+    under = [r for r in facts.restatements if r.under_injection]
+    echoes_of = [r for r in facts.restates if r.under_injection]
     own = facts.own_tasks
     contrast = own.contrast()
-    surer = own.sureness()
+    surer = own.sureness(min_tasks=SURER_MIN_TASKS)
     retrievals = facts.family_retrievals or facts.retrievals
     self_retrievals = facts.family_self_retrievals or facts.self_retrievals
     share = self_retrievals / retrievals if retrievals else 0.0
-    parts = {
-        "repeats": clamp(links / 2),
-        "harm": clamp(-contrast / 0.3) if contrast is not None else 0.0,
-        "dominance": clamp(own.coverage / 0.7),
-        "surer": clamp(surer / 0.05) if surer is not None else 0.5,
-        "self": clamp((share - 0.3) / 0.5) if retrievals else 0.0,
-        "alone": 1.0 if facts.independent_agents == 0 else 0.0,
-    }
-    score = sum(WEIGHTS[k] * v for k, v in parts.items())
-    restating = [r for r in facts.restatements if restates_it(r)]
+    restating = facts.restatements
     rate = len(restating) / facts.later_by_author if facts.later_by_author else 0.0
     kind = ", ".join(own.task_types) or "its task type"
     reasons = [
@@ -119,13 +157,7 @@ def score_echo(facts: EchoFacts) -> Signal:
         if facts.independent_agents == 0
         else f"{facts.independent_agents} other agent(s) wrote the same lesson independently"
     )
-    flagged = (
-        links >= 1
-        and own.coverage >= DOMINANCE
-        and contrast is not None
-        and contrast <= HARM_CONTRAST
-        and (surer is None or surer >= SURER)
-        and share >= SELF_SHARE
-        and facts.independent_agents == 0
-    )
-    return Signal("echo", round(score, 3), flagged, reasons)
+    missing = missing_note(parts)
+    if missing:
+        reasons.append(missing)
+    return Signal.scored("echo", weighted(parts), CUT, reasons, parts)
