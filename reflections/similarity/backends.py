@@ -43,13 +43,15 @@ class Calibration:
     """What a backend's cosines mean (each model has its own scale): neighbours at or above
     `floor` are stored; two of one author's lessons at `restated` or more say the same thing
     (the echo signal); a duplicate candidate's likeness counts from `alike_from` and is full
-    at `alike_full` (the duplicate signal). Chosen on the development corpora
-    (docs/architecture.md, "Review signals")."""
+    at `alike_full` (the duplicate signal); neighbours at `cluster` or more form the queue's
+    cluster of rewordings. Chosen on the development corpora (docs/architecture.md, "Review
+    signals")."""
 
     floor: float
     restated: float
     alike_from: float
     alike_full: float
+    cluster: float
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ class WordBackend:
     cached: bool = False
     # The earlier product's thresholds: neighbours from 0.35, restatements from 0.5,
     # duplicate candidates from 0.4, verbatim at 0.9.
-    calibration: Calibration = Calibration(0.35, 0.5, 0.4, 0.9)
+    calibration: Calibration = Calibration(0.35, 0.5, 0.4, 0.9, 0.6)
 
     def fit(self, texts: Sequence[str]) -> Encoder:
         vectorizer = TfidfVectorizer(
@@ -100,7 +102,7 @@ class LatentBackend:
     per_department: bool = False  # one fit on the whole installation's reflections
     stored: bool = True
     cached: bool = False  # a new fit gives every reflection a new vector
-    calibration: Calibration = Calibration(0.2, 0.4, 0.3, 0.9)
+    calibration: Calibration = Calibration(0.2, 0.4, 0.3, 0.9, 0.8)
     dimensions: int = 256
     # Texts the model is fitted on at most (an even sample of them beyond this); every text
     # is then encoded in chunks.
@@ -158,7 +160,7 @@ class EmbeddingBackend:
     per_department: bool = False
     stored: bool = True
     cached: bool = True  # a text's vector never changes: kept per reflection version
-    calibration: Calibration = Calibration(0.3, 0.6, 0.5, 0.95)
+    calibration: Calibration = Calibration(0.4, 0.7, 0.6, 0.95, 0.85)
     batch: int = 1_024
 
     def check(self) -> None:

@@ -110,8 +110,13 @@ class QueueRows:
         )
 
 
-def queue_rows(cycle: ReviewCycle, reviewer) -> QueueRows:
-    return QueueRows(list(queue(cycle, reviewer).values_list("rank", "verdict")))
+def queue_rows(cycle: ReviewCycle, reviewer, scores: dict[int, float] | None = None) -> QueueRows:
+    """The reviewer's queue in rank order, or, given `scores` (rank → a signal's score), from
+    the highest score down (ties in rank order)."""
+    rows = list(queue(cycle, reviewer).values_list("rank", "verdict"))
+    if scores is not None:
+        rows.sort(key=lambda row: (-scores.get(row[0], 0.0), row[0]))
+    return QueueRows(rows)
 
 
 @dataclass

@@ -21,14 +21,17 @@ from reflections.models import (
     RetrievalDay,
     State,
 )
+from reflections.similarity.backends import configured_backend
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.policies import DuplicateSide, duplicate_warnings, preferred_original
 from reviews.selectors.evidence import lifts_by_reflection
 
-# Neighbours at least this similar to an item form its cluster ("these N duplicate X"): above
-# the 0.35 that makes a duplicate candidate and the 0.55 of an echo's restatement, so a
-# cluster holds rewordings of one lesson, not lessons on the same topic.
-CLUSTER_THRESHOLD = 0.6
+
+def cluster_threshold() -> float:
+    """Neighbours at least this similar to an item form its cluster ("these N duplicate X"):
+    the configured backend's `cluster` cosine, above its duplicate candidates and restatements,
+    so a cluster holds rewordings of one lesson, not lessons on the same topic."""
+    return configured_backend().calibration.cluster
 SEARCH_LIMIT = 10
 
 
@@ -166,7 +169,7 @@ def item_cluster(
     item: ReviewItem,
     user,
     *,
-    threshold: float = CLUSTER_THRESHOLD,
+    threshold: float | None = None,
     neighbours: list[tuple[Reflection, float]] | None = None,
     facts: dict[int, Facts] | None = None,
 ) -> Cluster | None:
@@ -179,6 +182,7 @@ def item_cluster(
     reflection = item.reflection
     if reflection.state == State.QUARANTINED:
         return None
+    threshold = cluster_threshold() if threshold is None else threshold
     if neighbours is None:
         rows = (
             Neighbour.objects.filter(reflection_id=reflection.pk)

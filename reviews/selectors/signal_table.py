@@ -7,13 +7,15 @@ look. A re-import or new neighbours show up when the hour is over.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 from django.core.cache import cache
 
+from reviews.charts import histogram, score_distribution
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.selectors.evidence import injection_lift
-from reviews.signals import NAMES, cycle_context, item_signals
+from reviews.signals import CUTS, NAMES, cycle_context, item_signals
 
 CACHE_SECONDS = 3600
 SORTS = {
@@ -27,11 +29,22 @@ SIGNAL_FILTERS = {"any": "any signal", "none": "no signal", **{n: n for n in NAM
 
 
 @dataclass(frozen=True)
+class Score:
+    value: float
+    flagged: bool
+
+
+@dataclass(frozen=True)
 class Row:
     item: ReviewItem
     scores: dict[str, float]
     flagged: list[str]  # names of the signals that fire
     lift: float | None
+
+    @property
+    def ordered_scores(self) -> list[Score]:
+        """The signals' scores in NAMES order, each with whether it reaches its cut."""
+        return [Score(self.scores[name], name in self.flagged) for name in NAMES]
 
 
 def _scored(cycle: ReviewCycle) -> dict[int, dict]:
@@ -79,3 +92,52 @@ def signal_rows(
     elif sort in NAMES:
         rows.sort(key=lambda r: (-r.scores[sort], r.item.rank))
     return rows
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """One signal's scores over the items a user sees, and the cut that flags them."""
+
+    name: str
+    cut: float
+    scores: list[float]
+    spec: dict  # Vega-Lite (reviews.charts.score_distribution)
+
+    @property
+    def flagged(self) -> int:
+        return sum(1 for s in self.scores if s >= self.cut)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.scores) if self.scores else None
+
+    @property
+    def highest(self) -> float | None:
+        return max(self.scores) if self.scores else None
+
+    @property
+    def bins(self) -> list[tuple[float, float, int, int]]:
+        return histogram(self.scores, self.cut)
+
+
+def score_distributions(cycle: ReviewCycle, items) -> list[Distribution]:
+    """Each signal's score distribution over `items` (those the user may see)."""
+    scored = _scored(cycle)
+    rows = [scored[item.pk]["scores"] for item in items if item.pk in scored]
+    found = []
+    for name in NAMES:
+        scores = [row[name] for row in rows]
+        found.append(
+            Distribution(name, CUTS[name], scores, score_distribution(name, scores, CUTS[name]))
+        )
+    return found
+
+
+def scores_by_rank(cycle: ReviewCycle, name: str) -> dict[int, float]:
+    """rank → the item's score on one signal, for ordering a queue by it."""
+    scored = _scored(cycle)
+    return {
+        rank: scored[pk]["scores"][name]
+        for pk, rank in cycle.items.values_list("pk", "rank")
+        if pk in scored
+    }

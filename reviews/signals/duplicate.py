@@ -158,8 +158,6 @@ def score_duplicate(cluster: list[Twin], calibration: Calibration) -> Signal:
         reasons.append(note.removeprefix("; "))
     if keep is own:
         reasons.insert(0, "this is the one to keep (earliest live, most retrieved)")
-        return Signal.scored(
-            "duplicate", top_score * 0.5, CUT, reasons, top_parts, keep=own.key
-        )
+        return Signal.scored("duplicate", top_score * 0.5, CUT, reasons, top_parts, keep=own.key)
     reasons.insert(0, f"keep {keep.key} (earliest live, most retrieved); this one repeats it")
     return Signal.scored("duplicate", top_score, CUT, reasons, top_parts, keep=keep.key)

@@ -18,8 +18,14 @@ from reviews.forms import (
 from reviews.models import ReviewCycle, Verdict
 from reviews.selectors import cycles as selectors
 from reviews.selectors.items import STATUSES, ItemFilters, cycle_items, recent_batches, unsure_items
-from reviews.selectors.signal_table import SIGNAL_FILTERS, SORTS, signal_rows
+from reviews.selectors.signal_table import (
+    SIGNAL_FILTERS,
+    SORTS,
+    score_distributions,
+    signal_rows,
+)
 from reviews.services.cycles import ReviewError, close_cycle, open_cycle, reassign
+from reviews.signals import NAMES
 
 
 @login_required
@@ -88,15 +94,19 @@ def _cycle_context(request, cycle: ReviewCycle, **extra) -> dict:
     show_signals = (
         request.GET.get("signals") == "1" or bool(wanted["signal"]) or (wanted["sort"] != "rank")
     )
-    rows = None
+    rows = distributions = None
     if show_signals:
         own = cycle.items.select_related("reflection", "reviewer", "duplicate_of").order_by("rank")
         if not manager:
             own = own.filter(reviewer=request.user)
+        own = list(own)
         rows = signal_rows(cycle, own, **wanted)
+        distributions = score_distributions(cycle, own)
     return {
         "cycle": cycle,
         "rows": rows,
+        "distributions": distributions,
+        "signal_names": NAMES,
         "wanted": wanted,
         "show_signals": show_signals,
         "signal_filters": SIGNAL_FILTERS,

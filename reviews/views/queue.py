@@ -28,10 +28,12 @@ from reviews.models import ReviewCycle, ReviewItem, Verdict
 from reviews.policies import IDLE_CAP_SECONDS
 from reviews.selectors import cycles as selectors
 from reviews.selectors.judges import suggestions_for
+from reviews.selectors.signal_table import scores_by_rank
 from reviews.services.cycles import Conflict, ReviewError
 from reviews.services.duplicates import resolve_cluster, undo_batch
 from reviews.services.evidence import queue_evidence
 from reviews.services.verdicts import NeedsConfirmation, decide, undo
+from reviews.signals import NAMES
 from reviews.views.duplicates import Confirmation, guard_context, picked_versions
 
 KEYS = [
@@ -54,17 +56,42 @@ HELD = "X-Queue-Held"
 STEP = "X-Queue-Step"
 
 
+# The orders a reviewer may work the queue in: rank, or a signal's score from the highest.
+ORDERS = {"rank": "rank", **{name: f"{name} score, highest first" for name in NAMES}}
+
+
+def _order_key(cycle: ReviewCycle) -> str:
+    return f"queue-order-{cycle.pk}"
+
+
+def queue_order(request, cycle: ReviewCycle) -> str:
+    """The order this reviewer chose for this cycle's queue (kept in the session)."""
+    order = request.session.get(_order_key(cycle), "rank")
+    return order if order in ORDERS else "rank"
+
+
+def queue_rows(request, cycle: ReviewCycle, reviewer) -> selectors.QueueRows:
+    """The reviewer's queue in the order chosen (a signal's scores as the cycle's table holds
+    them, scored once an hour: reviews.selectors.signal_table)."""
+    order = queue_order(request, cycle)
+    scores = scores_by_rank(cycle, order) if order in NAMES else None
+    return selectors.queue_rows(cycle, reviewer, scores)
+
+
 @login_required
 @require_GET
 def queue_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Into the reviewer's queue at their first item without a verdict."""
+    """Into the reviewer's queue at their first item without a verdict; `?order=` (rank or a
+    signal's name) sets the order the queue is worked in, kept for this cycle."""
     cycle = selectors.get_cycle_for_user(request.user, pk)
-    mine = selectors.queue(cycle, request.user)
-    first = mine.filter(verdict="").first() or mine.first()
+    if request.GET.get("order") in ORDERS:
+        request.session[_order_key(cycle)] = request.GET["order"]
+    rows = queue_rows(request, cycle, request.user).rows
+    first = next((rank for rank, verdict in rows if not verdict), rows[0][0] if rows else None)
     if first is None:
         messages.info(request, "You have no items in this cycle.")
         return redirect("reviews:cycle", pk=cycle.pk)
-    return redirect("reviews:item", pk=cycle.pk, rank=first.rank)
+    return redirect("reviews:item", pk=cycle.pk, rank=first)
 
 
 def _item_url(item: ReviewItem) -> str:
@@ -84,7 +111,7 @@ def _render_item(
 ) -> HttpResponse:
     reviewer = item.reviewer if item.reviewer_id else request.user
     if queue is None or item.reviewer_id != request.user.pk:
-        queue = selectors.queue_rows(cycle, reviewer)
+        queue = queue_rows(request, cycle, reviewer)
     position = queue.position(item.rank)
     if item.reviewer_id != request.user.pk and not selectors.can_manage(request.user):
         # A colleague reading an unsure item: the reviewer's queue is not theirs to walk.
@@ -105,6 +132,7 @@ def _render_item(
         "verdicts": Verdict,
         "keys": KEYS,
         "idle_cap_minutes": IDLE_CAP_SECONDS // 60,
+        "order": ORDERS[queue_order(request, cycle)],
         "error": error,
         "confirm": confirm,
         **guard_context(request, item, evidence),
@@ -158,6 +186,7 @@ def _render_step(request, cycle: ReviewCycle, head: ReviewItem, queue) -> HttpRe
         "cycle": cycle,
         "item": head,
         "position": queue.position(head.rank),
+        "order": ORDERS[queue_order(request, cycle)],
         "can_act": cycle.is_open,
         "shown": sign_shown(head.pk, timezone.now()),
     }
@@ -171,7 +200,7 @@ def _after_action(request, cycle, item, *, moved_on: bool) -> HttpResponse:
     target = item
     # The reviewer's queue as the action left it: where to go, and where that item sits.
     fragment = wants_fragment(request)
-    queue = selectors.queue_rows(cycle, request.user) if moved_on or fragment else None
+    queue = queue_rows(request, cycle, request.user) if moved_on or fragment else None
     if moved_on:
         position = queue.position(item.rank)
         if position.next_open is None and position.done == position.total:

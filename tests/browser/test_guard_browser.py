@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from reflections.models import Reflection
 from reviews.models import Decision
+from reviews.selectors.originals import cluster_threshold
 from reviews.services.cycles import close_cycle
 from reviews.services.verdicts import decide
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
@@ -90,12 +91,13 @@ def test_without_javascript_the_guard_still_asks(browser, live_server, world):
 
 def test_a_cluster_is_resolved_in_one_action_and_undone_in_one(page, live_server, world):
     cycle, _ana, _, r, items = world
-    near(r["A"], r["B"], 0.8)
-    near(r["B"], r["C"], 0.7)
+    at = cluster_threshold()  # the configured similarity backend's scale
+    near(r["A"], r["B"], at + 0.1)
+    near(r["B"], r["C"], at + 0.05)
     sign_in(page, live_server, "ana", item_url(cycle, items["B"]))
 
     cluster = page.locator("#cluster")
-    expect(cluster).to_contain_text("similarity ≥ 0.60")
+    expect(cluster).to_contain_text(f"similarity ≥ {at:.2f}")
     expect(cluster).to_contain_text("Suggested to keep")
     page.locator("#cluster-submit").click()
     expect(page.locator("#queue-item .messages")).to_contain_text("2 duplicates recorded")

@@ -7,7 +7,7 @@ import pytest
 
 from reflections.models import Reflection, State
 from reviews.models import Decision
-from reviews.selectors.originals import CLUSTER_THRESHOLD, item_cluster, search_originals
+from reviews.selectors.originals import cluster_threshold, item_cluster, search_originals
 from reviews.services.cycles import Conflict, ReviewError
 from reviews.services.duplicates import current_batch, resolve_cluster, undo_batch
 from reviews.services.restore import restore_reflection
@@ -89,16 +89,17 @@ class TestClusters:
     @pytest.fixture
     def clustered(self, world):
         _cycle, _ana, _bob, r, _items = world
-        near(r["A"], r["B"], 0.8)
-        near(r["B"], r["C"], 0.7)
-        near(r["B"], r["D"], 0.9)
-        near(r["B"], r["E"], CLUSTER_THRESHOLD - 0.01)  # a candidate, not a cluster member
+        at = cluster_threshold()  # the configured backend's scale
+        near(r["A"], r["B"], at + 0.1)
+        near(r["B"], r["C"], at + 0.05)
+        near(r["B"], r["D"], at + 0.15)
+        near(r["B"], r["E"], at - 0.01)  # a candidate, not a cluster member
         return world
 
     def test_the_cluster_is_the_item_and_its_close_neighbours_with_the_one_to_keep(self, clustered):
         _cycle, ana, _bob, r, items = clustered
         cluster = item_cluster(items["B"], ana)
-        assert cluster.threshold == CLUSTER_THRESHOLD
+        assert cluster.threshold == cluster_threshold()
         assert [m.facts.reflection.title for m in cluster.members] == [
             "Lesson B",
             "Lesson D",

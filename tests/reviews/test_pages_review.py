@@ -360,8 +360,11 @@ class TestItemListBySignal:
         client = client_for(manager)
         url = reverse("reviews:cycle", args=[cycle.pk])
         page = soup_of(client.get(url, {"sort": "lift"}))
-        assert [th.get_text(strip=True) for th in page.select("table.results th")][3:5] == [
+        assert [th.get_text(strip=True) for th in page.select("table.results th")][3:8] == [
             "Signals",
+            "Echo",
+            "Outdated",
+            "Duplicate",
             "Lift",
         ]
         assert len(page.select("table.results tbody tr")) == cycle.items.count()
