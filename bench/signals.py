@@ -254,8 +254,8 @@ def measure(corpus: str, workspace: Path) -> dict:
     return result
 
 
-def child(corpus: str, workspace: Path, db: Path) -> None:
-    sys.path.insert(0, str(ROOT))
+def child(corpus: str, workspace: Path, db: Path, code: Path = ROOT) -> None:
+    sys.path.insert(0, str(code))
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
     os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
@@ -268,8 +268,10 @@ def child(corpus: str, workspace: Path, db: Path) -> None:
 # ------------------------------------------------------------------ neighbours at scale
 
 
-def neighbours_at(n: int, db: Path, backend: str) -> float:
-    """Seconds for one department of `n` documents: vectors and nearest neighbours."""
+def neighbours_at(n: int, db: Path, backend: str, departments: int) -> tuple[float, float]:
+    """Seconds to vectorise `n` documents (the corpus's texts, repeated with a marker word so no
+    two are equal) and to find their nearest neighbours in `departments` departments of equal
+    size, no database writes."""
     code = f"""
 import os, sys, time
 sys.path.insert(0, {str(ROOT)!r})
@@ -277,22 +279,83 @@ os.environ["DATABASE_URL"] = "sqlite:///{db}"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
 import django
 django.setup()
-from reflections.models import Reflection
-from reflections.similarity import documents_of, nearest_neighbours
+from reflections.services.vectors import documents
+from reflections.similarity import nearest_neighbours
 from reflections.similarity.backends import backend_named
-base = documents_of(Reflection.objects.order_by("id"))
-docs = [
-    d.replace_text(f"{{d.text}} batch{{i // len(base)}}", i) for i, d in
-    ((i, base[i % len(base)]) for i in range({n}))
-]
+base = [d.text for d in documents()]
+texts = [f"{{base[i % len(base)]}} batch{{i // len(base)}}" for i in range({n})]
+backend = backend_named({backend!r}, model_dir=os.environ.get("EMBEDDING_MODEL_DIR", ""))
+size = -(-len(texts) // {departments})
 started = time.perf_counter()
-nearest_neighbours(docs, backend=backend_named({backend!r}))
-print(time.perf_counter() - started)
+blocks = [texts[i:i + size] for i in range(0, len(texts), size)]
+if backend.per_department:
+    vectors = [backend.fit(b)(b) for b in blocks]
+else:
+    encoder = backend.fit(texts) if backend.name == "latent" else backend.fit()
+    vectors = [encoder(b) for b in blocks]
+encoded = time.perf_counter()
+for block, found in zip(blocks, vectors):
+    nearest_neighbours(list(range(len(block))), found, threshold=backend.calibration.floor)
+print(encoded - started, time.perf_counter() - encoded)
 """
     out = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True
     ).stdout
-    return float(out.strip().splitlines()[-1])
+    vectorise, search = out.strip().splitlines()[-1].split()
+    return float(vectorise), float(search)
+
+
+def baseline_code(ref: str, work: Path) -> Path:
+    """A checkout of the product at `ref` (a git worktree in the work directory)."""
+    target = work / f"code-{ref}"
+    if not target.exists():
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(target), ref],
+            check=True,
+            capture_output=True,
+        )
+    return target
+
+
+def scored_by(code: Path, corpus: str, workspace: Path, db: Path, backend: str) -> dict:
+    """Open the cycles and score every item with the product at `code` on a copy of `db`."""
+    scored = db.with_name(f"{db.stem}-scored.sqlite3")
+    for leftover in (Path(f"{scored}{x}") for x in ("-wal", "-shm")):
+        leftover.unlink(missing_ok=True)
+    shutil.copyfile(db, scored)
+    # The database as that code knows it (a base built by older code lacks newer tables).
+    subprocess.run(
+        [sys.executable, str(code / "manage.py"), "migrate", "--noinput", "-v0"],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{scored}", "DJANGO_LOG_LEVEL": "WARNING"},
+    )
+    command = [sys.executable, __file__, "--child", corpus, "--workspace", str(workspace)]
+    command += ["--db", str(scored), "--code", str(code)]
+    out = subprocess.run(
+        command,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SIMILARITY_BACKEND": backend},
+    ).stdout
+    for leftover in (scored, *(Path(f"{scored}{x}") for x in ("-wal", "-shm"))):
+        leftover.unlink(missing_ok=True)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def print_result(corpus: str, label: str, result: dict, extra: str) -> None:
+    for name in NAMES:
+        r = result[name]
+        print(
+            f"{corpus_name(corpus)[:18]:<18} {label:<9} {name:<9} {show(r['auc']):>5} "
+            f"{show(r['precision']):>5} {show(r['recall']):>5} {r['tp']:>4} "
+            f"{r['fp']:>4} {r['fn']:>4} {r['positives']:>4}"
+        )
+    print(
+        f"{'':<18} {label:<9} {result['items']} items, {result['ms_per_item']} ms an item{extra}"
+        f"; duplicate keep = the truth's for {result['keep']}"
+    )
 
 
 # ------------------------------------------------------------------ main
@@ -312,12 +375,17 @@ def main() -> None:
     parser.add_argument("--scale", default="default", help="demo scale")
     parser.add_argument("--work", type=Path, help="reuse this directory (kept afterwards)")
     parser.add_argument("--neighbours-at", type=int, default=0)
+    parser.add_argument(
+        "--baseline-ref",
+        help="also score with the product at this git ref (word neighbours), in the same run",
+    )
+    parser.add_argument("--code", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--workspace", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.workspace, args.db)
+        child(args.child, args.workspace, args.db, args.code)
         return
     corpora = [f"demo-{seed}" for seed in args.seed] + [str(Path(c).resolve()) for c in args.corpus]
     if not corpora:
@@ -331,52 +399,43 @@ def main() -> None:
         f"{'tp':>4} {'fp':>4} {'fn':>4} {'pos':>4}"
     )
     print(header)
+    baseline = baseline_code(args.baseline_ref, work) if args.baseline_ref else None
     for corpus in corpora:
         workspace, base = imported(corpus, work, args.scale)
+        times = {}
+        if baseline is not None:
+            db, _ = with_neighbours(base, "word")
+            old = scored_by(baseline, corpus, workspace, db, "word")
+            times["baseline"] = old["ms_per_item"]
+            print_result(corpus, f"@{args.baseline_ref[:7]}", old, " (the product at that ref)")
         for backend in backends:
             db, neighbour_seconds = with_neighbours(base, backend)
-            scored = db.with_name(f"{db.stem}-scored.sqlite3")
-            for leftover in (Path(f"{scored}{x}") for x in ("-wal", "-shm")):
-                leftover.unlink(missing_ok=True)
-            shutil.copyfile(db, scored)
-            out = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--child",
-                    corpus,
-                    "--workspace",
-                    str(workspace),
-                    "--db",
-                    str(scored),
-                ],
-                check=True,
-                capture_output=True,
-                text=True,
-                env={**os.environ, "SIMILARITY_BACKEND": backend},
-            ).stdout
-            for leftover in (scored, *(Path(f"{scored}{x}") for x in ("-wal", "-shm"))):
-                leftover.unlink(missing_ok=True)
-            result = json.loads(out.strip().splitlines()[-1])
-            for name in NAMES:
-                r = result[name]
-                print(
-                    f"{corpus_name(corpus)[:18]:<18} {backend:<9} {name:<9} {show(r['auc']):>5} "
-                    f"{show(r['precision']):>5} {show(r['recall']):>5} {r['tp']:>4} "
-                    f"{r['fp']:>4} {r['fn']:>4} {r['positives']:>4}"
-                )
-            print(
-                f"{'':<18} {backend:<9} {result['items']} items, {result['ms_per_item']} ms an "
-                f"item; neighbours {neighbour_seconds:.1f} s (compute_neighbours, whole "
-                f"process); duplicate keep = the truth's for {result['keep']}"
+            result = scored_by(ROOT, corpus, workspace, db, backend)
+            times[backend] = result["ms_per_item"]
+            print_result(
+                corpus,
+                backend,
+                result,
+                f"; neighbours {neighbour_seconds:.1f} s (compute_neighbours, whole process)",
             )
+        if "baseline" in times:
+            ratios = ", ".join(
+                f"{name} {ms / times['baseline']:.2f}x"
+                for name, ms in times.items()
+                if name != "baseline"
+            )
+            print(f"{'':<18} scoring time an item against @{args.baseline_ref[:7]}: {ratios}")
         if args.neighbours_at:
             for backend in backends:
-                seconds = neighbours_at(args.neighbours_at, base, backend)
-                print(
-                    f"{'':<18} {backend:<9} neighbours of {args.neighbours_at:,} documents in "
-                    f"one department: {seconds:.1f} s"
-                )
+                for departments in (1, 8):
+                    vectorise, search = neighbours_at(
+                        args.neighbours_at, base, backend, departments
+                    )
+                    print(
+                        f"{'':<18} {backend:<9} {args.neighbours_at:,} documents in "
+                        f"{departments} department(s): vectors {vectorise:.1f} s, nearest "
+                        f"neighbours {search:.1f} s"
+                    )
 
 
 if __name__ == "__main__":
