@@ -2,7 +2,8 @@
 
 Usage:
     .venv/bin/python bench/signals.py [--seed 23] [--corpus DIR] [--backend word --backend latent]
-                                      [--scale default] [--work DIR] [--neighbours-at 100000]
+                                      [--baseline-ref REF] [--neighbours-at 100000]
+                                      [--scale default] [--work DIR]
 
 A corpus is either a demo seed (`--seed N`: manage.py seed_demo writes the workspace and its
 planted.json) or a directory holding `workspace/` and `truth.json` (`--corpus DIR`), the layout
@@ -28,8 +29,11 @@ What counts as a positive item:
 Demo cycles cover 2026Q1-2027Q1 (the top 100 of each quarter's 90-day window); a truth.json
 corpus is reviewed in the quarter its `review.quarter` names.
 
-`--neighbours-at N` also times the neighbour computation alone on N documents in one
-department (the corpus texts, repeated with a marker word so no two are equal), no database.
+`--neighbours-at N` also times the vectors and the nearest neighbours alone on N documents (the
+first corpus's texts, repeated with a marker word so no two are equal), in one department and
+in eight, no database writes. `--baseline-ref REF` also scores every corpus with the product
+as it was at a git ref (a worktree in the work directory, the word neighbours it used), in
+the same run on the same databases, and prints each backend's time an item against it.
 """
 
 from __future__ import annotations
@@ -425,7 +429,7 @@ def main() -> None:
                 if name != "baseline"
             )
             print(f"{'':<18} scoring time an item against @{args.baseline_ref[:7]}: {ratios}")
-        if args.neighbours_at:
+        if args.neighbours_at and corpus == corpora[0]:  # once: the texts matter little
             for backend in backends:
                 for departments in (1, 8):
                     vectorise, search = neighbours_at(
