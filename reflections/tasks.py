@@ -3,11 +3,14 @@ the imports admins start from the browser."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
 from django.tasks import TaskResultStatus, task
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 # The run starts after midnight UTC and works on the day that just ended, so every run sees a
 # complete day of retrievals and re-running it gives the same answer.
@@ -39,6 +42,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     from reflections.services.policies import apply_policies
     from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
     from reflections.services.task_rollup import refresh_task_outcome_days
+    from reflections.similarity.backends import BackendError
 
     now = timezone.now()
     day = date.fromisoformat(as_of) if as_of else now.astimezone(UTC).date() - timedelta(days=1)
@@ -67,8 +71,13 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
         # in the admin); a grouped scan of the task runs.
         refresh_task_outcome_days()
         refresh_active_set()
-    # Duplicate candidates for the review queue: only departments whose texts changed.
-    neighbours = refresh_neighbours(departments=stale_departments())
+    # Duplicate candidates for the review queue: only departments whose texts changed. A model
+    # directory that cannot be read leaves yesterday's neighbours; the rest of the run stands.
+    try:
+        neighbours = refresh_neighbours(departments=stale_departments())
+    except BackendError as error:
+        logger.error("neighbours not recomputed: %s", error)
+        neighbours = {"departments": []}
     vacuum_rewritten()
     if reschedule:
         schedule_daily_policies(now=now)

@@ -1,35 +1,38 @@
 """The echo-chamber signal, pure (DOMAIN §1): the author keeps retrieving its own lesson,
 its own tasks do worse when they are handed it than when they are not while it starts them
-surer of itself, and it restates the lesson while it is injected, with no other agent
-arriving at the same lesson on its own.
+surer of itself, and it restates the lesson while it is injected.
 
-The score is a weighted sum of six parts (reviews.signals.base.weighted); a part whose
-evidence is missing carries no weight, and the reasons say which:
+The score is a weighted sum of five parts (reviews.signals.base.weighted); a part whose
+evidence is missing carries no weight, and the reasons say which. The weights were chosen on
+the development corpora (demo seeds 7 and 11, an independent corpus's first seed), where each
+part's separation of planted chambers from the rest was measured:
 
-* **harm** (0.35): the author's own tasks of its kind succeeded less often when handed the
+* **harm** (0.45): the author's own tasks of its kind succeeded less often when handed the
   lesson (or a restatement) than in the same four weeks when not, as a one-sided z statistic
   of the two success rates (so a gap measured on a handful of tasks counts for little); full
-  at z = 2.5. The mechanism's consequence and the best single separator on every development
-  corpus, so the largest weight. Missing when fewer than 5 tasks of either side can be
+  at z = 2. The mechanism's consequence and the best single separator on every development
+  corpus, hence the largest weight. Missing when fewer than 5 tasks of either side can be
   compared. When the lesson has restatements, the lesson alone must show it too: a text
   model reads an opposite rule on the same topic as a restatement, but tasks handed the
   opposite rule do not fare worse (the lower of the two counts).
-* **surer** (0.1): the author started those tasks more confident than unfed tasks that ended
-  the same way; full at +0.08. Small: many agents log no confidence (missing then), and a
-  moderate chamber moves it little.
-* **dominance** (0.15): the share of the author's tasks of its kind it was handed since it was
-  written; full at 50 %. A chamber is the author's habit, but a moderate one is handed a
-  quarter of the time, so it is graded, never a threshold.
-* **self-retrieval** (0.15): the author's share of the retrievals of it and its restatements
-  in the window, from 25 % (nothing) to 75 % (full). Missing with no retrievals.
-* **repeats** (0.15): later reflections of the author restate it, written while it was
-  injected (or it restates an earlier one that way); full at two. Missing when the author
-  wrote nothing after it: no chance to repeat it yet is not evidence against.
-* **alone** (0.1): no other agent wrote the same lesson (independent support argues against).
+* **surer** (0.2): the author started those tasks more confident than unfed tasks that ended
+  the same way; full at +0.08. The second separator where confidence is logged; missing
+  (not zero) where it is not, which is most agents of some corpora.
+* **dominance** (0.25): the share of the author's tasks of its kind it was handed since it was
+  written; full at 40 %. A chamber is the author's habit, but a moderate one is handed a
+  quarter of the time, so it is graded, never a threshold. Missing under 10 tasks.
+* **self-retrieval** (0.05): the author's share of the retrievals of it and its restatements
+  in the window, from 25 % (nothing) to 75 % (full). Small: demo agents retrieve mostly their
+  own lessons whatever they are, so it separates little there.
+* **repeats** (0.05): later reflections of the author restate it, written while it was
+  injected (or it restates an earlier one that way); full at two. Small because a text model
+  finds restatements told in other words unreliably; missing when the author wrote nothing
+  after it (no chance to repeat it yet is not evidence against).
 
-The cut is CUT; the weights and the cut were chosen on the development corpora (the demo
-seeds 7 and 11 and an independent corpus's first seed) and reported on corpora they were
-not chosen on (docs/architecture.md, "Review signals").
+Independent support (another agent's lesson as alike as a restatement must be) is reported,
+not weighed: a text model cannot tell another agent's same lesson from its opposite rule on
+the same topic. The cut is CUT (docs/architecture.md, "Review signals", with the figures in
+and out of sample).
 """
 
 from __future__ import annotations

@@ -169,3 +169,17 @@ class TestVectorsOnImport:
 
         assert refresh.encoded == 0
         assert not ReflectionVector.objects.exists()
+
+
+@pytest.mark.django_db
+def test_compute_neighbours_names_a_missing_model_directory(settings, tmp_path):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from tests.factories import ReflectionFactory
+
+    ReflectionFactory()
+    settings.SIMILARITY_BACKEND = "embedding"
+    settings.EMBEDDING_MODEL_DIR = str(tmp_path / "nowhere")
+    with pytest.raises(CommandError, match="is not a directory"):
+        call_command("compute_neighbours")

@@ -5,10 +5,14 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.services.neighbours import refresh_neighbours
+from reflections.similarity.backends import BackendError
 
 
 class Command(BaseCommand):
-    help = "Recompute each department's nearest neighbours (TF-IDF cosine), replacing its rows."
+    help = (
+        "Recompute reflections' vectors and each department's nearest neighbours with the "
+        "configured similarity backend (SIMILARITY_BACKEND), replacing its rows."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -28,7 +32,7 @@ class Command(BaseCommand):
 
         try:
             summary = refresh_neighbours(departments=department, progress=report)
-        except ValueError as error:
+        except (ValueError, BackendError) as error:
             raise CommandError(str(error)) from None
         if as_json:
             self.stdout.write(json.dumps(summary))
