@@ -44,7 +44,11 @@ demo: demo-data
 	$(BIN)/python manage.py ensure_rubric
 	$(BIN)/python manage.py seed_demo_calibration
 	$(BIN)/python manage.py seed_demo_ratings --workspace $(DEMO_DIR)
-	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
+	@echo "Serving on http://$(HOST):$(PORT)/ with the task worker beside it (Ctrl-C stops both)"
+	# The task worker runs the web imports and the prepared evidence of new cycles; it stops
+	# with the server.
+	$(BIN)/python manage.py db_worker --queue-name '*' --interval 1 --no-startup-delay & \
+	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --access-logfile -
 
 lint: install

@@ -180,7 +180,8 @@ def score_outdated(facts: OutdatedFacts) -> Signal:
         reasons.append("names no tool of the department's task log or its reflections")
     elif unknown and not reasons:
         reasons.append(
-            f"names {', '.join(f'`{k}`' for k in unknown)}, which the task log never used"
+            "no tool it names is in the department's task log (it names "
+            f"{', '.join(f'`{k}`' for k in unknown)})"
         )
     missing = missing_note(best[1])
     if missing:
