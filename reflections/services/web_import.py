@@ -24,7 +24,9 @@ from reflections.importers.trajectory import looks_like_pool
 from reflections.models import ImportJob
 from reflections.services.batches import ImportSummary, safe_value
 from reflections.services.event_import import import_events
+from reflections.services.neighbours import refresh_neighbours, stale_departments
 from reflections.services.reflection_import import import_reflections
+from reflections.similarity.backends import BackendError
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +105,8 @@ class _Progress:
 
 
 def run_job(job: ImportJob) -> ImportJob:
-    """Unpack, import reflections, then logs; the report is stored masked; files deleted."""
+    """Unpack, import reflections, then logs, then the neighbours of the departments whose
+    texts changed; the report is stored masked; files deleted."""
     folder = job_dir(job)
     progress = _Progress(job)
     job.status, job.started_at = ImportJob.Status.RUNNING, timezone.now()
@@ -136,8 +139,18 @@ def run_job(job: ImportJob) -> ImportJob:
                 create_departments=job.create_departments,
                 user=job.user,
             )
+        neighbours: list[str] = []
+        if reflections.created or reflections.updated:
+            # Duplicate candidates for what arrived, so a cycle opened next has them.
+            progress.stage("Finding duplicate candidates")
+            try:
+                found = refresh_neighbours(departments=stale_departments())
+                neighbours = [d["department"] for d in found["departments"]]
+            except BackendError as error:
+                logger.error("import job %s: neighbours not recomputed: %s", job.pk, error)
         job.report = {
             "refused_uploads": refused,
+            "neighbours": neighbours,
             "reflections": _shown(reflections.as_dict(), folder, names),
             "logs": _shown(events.as_dict(), folder, names),
             "log_files": [_display(p, folder, names) for p in log_paths],

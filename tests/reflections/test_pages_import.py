@@ -14,7 +14,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from reflections.models import ImportJob, Reflection, TaskRun
+from reflections.models import ImportJob, Reflection, ReflectionVector, TaskRun
 from reflections.tasks import run_import_job
 from tests.conftest import SAMPLES
 from tests.factories import DepartmentFactory, UserFactory
@@ -110,6 +110,13 @@ def test_a_workspace_zip_is_queued_then_imported_with_the_commands_rules(researc
     assert TaskRun.objects.filter(task_id="2026-03-15-researcher-advisory-feed").exists()
     assert job.report["logs"]["tasks"]["created"] == 6  # 3 from tasks.jsonl, 3 from the pool
     assert not (tmp_path / "uploads" / f"job-{job.pk}").exists()
+    # What arrived has its vectors and duplicate candidates before anyone opens a cycle.
+    assert job.report["neighbours"] == sorted(
+        Reflection.objects.values_list("department__slug", flat=True).distinct()
+    )
+    assert (
+        ReflectionVector.objects.count() == Reflection.objects.exclude(state="quarantined").count()
+    )
 
     # The htmx poll now gets the report, without the polling attributes.
     fragment = client.get(f"/imports/{job.pk}/", headers={"HX-Request": "true"})
@@ -135,6 +142,7 @@ def test_importing_the_same_zip_again_changes_nothing(research):
     assert again.report["reflections"]["unchanged"] == 11
     assert set(again.report["reflections"]["files"].values()) == {"unchanged"}
     assert again.report["logs"]["tasks"]["created"] == 0
+    assert again.report["neighbours"] == []  # nothing changed: nothing recomputed
 
 
 def test_a_bad_line_is_reported_with_file_line_and_field(research, tmp_path):
