@@ -13,6 +13,7 @@ FORMAT_PROTOCOL = "protocol_md"
 FORMAT_FRONTMATTER = "frontmatter_md"
 FORMAT_EPISODIC = "episodic_json"
 FORMAT_HEURISTIC = "heuristic_jsonl"
+FORMAT_REFLEXION_RUN = "reflexion_run"  # reflections.importers.reflexion_runs
 REFLECTION_FORMATS = (FORMAT_PROTOCOL, FORMAT_FRONTMATTER, FORMAT_EPISODIC, FORMAT_HEURISTIC)
 
 KINDS = ("failure", "partial", "success", "decision")

@@ -29,6 +29,12 @@ def _parse_source(
         items = read_text_source(source, now=now)
     else:
         items = read_source(source, now=now)
+    return scanned(items)
+
+
+def scanned(items: list[ParsedReflection | Rejection]) -> list[ParsedReflection | Rejection]:
+    """Each parsed reflection with what the scanner found; one whose path or department holds
+    a finding becomes a rejection (in place)."""
     for index, item in enumerate(items):
         if not isinstance(item, Rejection):
             item.findings = scan_reflection(item.original_text, values_of(item))

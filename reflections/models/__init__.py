@@ -30,6 +30,7 @@ from reflections.models.rollups import (
     RetrievalFlowDay,
     TaskOutcomeDay,
 )
+from reflections.models.runs import ReflexionRun
 from reflections.models.vectors import ReflectionVector
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "Reflection",
     "ReflectionHistory",
     "ReflectionVector",
+    "ReflexionRun",
     "RetrievalDay",
     "RetrievalEvent",
     "RetrievalFlowDay",

@@ -79,6 +79,7 @@ class Format(models.TextChoices):
     FRONTMATTER = "frontmatter_md", "Front-matter Markdown"
     EPISODIC = "episodic_json", "Episodic-memory JSON"
     HEURISTIC = "heuristic_jsonl", "Heuristic JSONL"
+    REFLEXION_RUN = "reflexion_run", "Reflexion run log"
 
 
 class Reflection(models.Model):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from itertools import chain
 from pathlib import Path
 
 from django.db import transaction
@@ -45,13 +46,17 @@ def import_reflections(
     rows_done: Progress | None = None,
     create_departments: bool = False,
     per_file: bool = False,
+    parsed: list[ParsedReflection | Rejection] = (),
+    label: str = "",
 ) -> ImportSummary:
     """Import reflection files or whole workspace trees as one all-or-nothing batch.
 
     Files are parsed (on every core when there are many) while the accepted ones are written,
     in a single transaction; a rejected file or line is reported and skipped. With
     `per_file`, the summary also says what happened to each source path (`summary.files`). `texts`
-    are files given as text (the API), parsed by the same rules as files on disk. `progress` is
+    are files given as text (the API), parsed by the same rules as files on disk; `parsed` are
+    reflections another reader made and scanned (a Reflexion run), stored first, and `label`
+    names them on the import's record. `progress` is
     told of each file parsed, `rows_done` of the reflections written so far after each batch.
     """
     now = now or timezone.now()
@@ -88,7 +93,8 @@ def import_reflections(
             create_departments=create_departments,
         )
         # The pool parses ahead while each batch is stored (reflection_batch.py).
-        for items in parse_batches(sources, now=now, rows=CHUNK_ROWS, progress=progress):
+        batches = parse_batches(sources, now=now, rows=CHUNK_ROWS, progress=progress)
+        for items in chain([list(parsed)] if parsed else [], batches):
             parsed: list[ParsedReflection] = []
             for item in items:
                 if isinstance(item, Rejection):
@@ -113,7 +119,7 @@ def import_reflections(
             kind=ImportRun.Kind.REFLECTIONS,
             started_at=started,
             finished_at=timezone.now(),
-            paths=[str(p) for p in paths] or [f"API: {len(texts)} file(s)"],
+            paths=[str(p) for p in paths] or [label or f"API: {len(texts)} file(s)"],
             counts={
                 "created": summary.created,
                 "updated": summary.updated,

@@ -9,6 +9,7 @@ from reflections.importers.base import (
     FORMAT_FRONTMATTER,
     FORMAT_HEURISTIC,
     FORMAT_PROTOCOL,
+    FORMAT_REFLEXION_RUN,
 )
 from reviews.writeback.deprecation import KEYS, Deprecation, WriteBackUnsupported
 from reviews.writeback.episodic import load_json_object, restore_episodic, write_back_episodic
@@ -49,6 +50,10 @@ UNSUPPORTED_REASONS = {
     FORMAT_HEURISTIC: (
         "a heuristic JSONL file holds many lessons, one per line, and its format has no field "
         "for a deprecation; the export (export_deprecations) lists it instead"
+    ),
+    FORMAT_REFLEXION_RUN: (
+        "a Reflexion run's log records what happened in a past run and has no field for a "
+        "deprecation; the export (export_deprecations) lists it instead"
     ),
 }
 
