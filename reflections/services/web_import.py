@@ -19,13 +19,21 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils import timezone
 
 from reflections.importers.archive import UnsafeArchive, extract_zip
+from reflections.importers.base import ParseError
 from reflections.importers.events import detect_log_kind
+from reflections.importers.reflexion_runs import trial_files
 from reflections.importers.trajectory import looks_like_pool
 from reflections.models import ImportJob
 from reflections.services.batches import ImportSummary, safe_value
 from reflections.services.event_import import import_events
 from reflections.services.neighbours import refresh_neighbours, stale_departments
 from reflections.services.reflection_import import import_reflections
+from reflections.services.reflexion_run_import import (
+    RunError,
+    RunOptions,
+    import_reflexion_run,
+    read_run,
+)
 from reflections.similarity.backends import BackendError
 
 logger = logging.getLogger(__name__)
@@ -116,6 +124,9 @@ def run_job(job: ImportJob) -> ImportJob:
         names, refused = _unpack(job, folder, progress)
         job.done = 0
         reflection_paths, log_paths = _sort_files(folder / "unpacked")
+        run_paths = _runs(folder / "unpacked")
+        # A run is read whole by its own reader, never as loose reflection files.
+        reflection_paths = [p for p in reflection_paths if p not in run_paths]
         progress.stage("Reading reflection files", total=len(log_paths))
         reflections = ImportSummary(files={})
         events = ImportSummary()
@@ -131,6 +142,9 @@ def run_job(job: ImportJob) -> ImportJob:
                 ),
                 progress=progress.add,
             )
+        if run_paths:
+            progress.stage("Importing Reflexion runs")
+        runs = [_import_run(job, path) for path in run_paths]
         if log_paths:
             progress.stage("Importing logs and trajectory pools")
             events = import_events(
@@ -140,7 +154,7 @@ def run_job(job: ImportJob) -> ImportJob:
                 user=job.user,
             )
         neighbours: list[str] = []
-        if reflections.created or reflections.updated:
+        if reflections.created or reflections.updated or any(r.get("created") for r in runs):
             # Duplicate candidates for what arrived, so a cycle opened next has them.
             progress.stage("Finding duplicate candidates")
             try:
@@ -151,6 +165,7 @@ def run_job(job: ImportJob) -> ImportJob:
         job.report = {
             "refused_uploads": refused,
             "neighbours": neighbours,
+            "runs": runs,
             "reflections": _shown(reflections.as_dict(), folder, names),
             "logs": _shown(events.as_dict(), folder, names),
             "log_files": [_display(p, folder, names) for p in log_paths],
@@ -276,3 +291,64 @@ def _shown(report: dict, folder: Path, names: dict[str, str]) -> dict:
         for item in report.get(key, []):
             item["path"] = _display(item["path"], folder, names)
     return report
+
+
+def _runs(root: Path) -> list[Path]:
+    """Reflexion runs among the uploads: a .jsonl whose first record has `is_solved` (a
+    programming run), and a folder holding env_results_trial_<N>.json (an ALFWorld run)."""
+    if not root.is_dir():
+        return []
+    found = []
+    folders = set()
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or path.is_symlink():
+            continue
+        if trial_files([path.name]):
+            folders.add(path.parent)
+        elif path.suffix.lower() == ".jsonl" and _first_record_has(path, "is_solved"):
+            found.append(path)
+    return found + sorted(folders)
+
+
+def _first_record_has(path: Path, key: str) -> bool:
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    record = json.loads(line)
+                except (ValueError, RecursionError):
+                    return False
+                return isinstance(record, dict) and key in record
+    return False
+
+
+def _import_run(job: ImportJob, path: Path) -> dict:
+    """One run, all or nothing: what it became, or why it was refused."""
+    label = path.name
+    if trial_files([p.name for p in path.iterdir()] if path.is_dir() else []) and (
+        len(path.relative_to(job_dir(job) / "unpacked").parts) == 1
+    ):
+        return {
+            "label": label,
+            "error": "an ALFWorld run's trial files were uploaded one by one: upload the run's "
+            "folder as a zip, its name names the run",
+        }
+    try:
+        run, digest = read_run(path)
+        summary = import_reflexion_run(
+            run,
+            digest,
+            options=RunOptions(),  # its department is its benchmark
+            user=job.user,
+        )
+    except (ParseError, RunError) as exc:
+        line = f", line {exc.line}" if getattr(exc, "line", None) else ""
+        reason = exc.reason if isinstance(exc, ParseError) else str(exc)
+        return {"label": label, "error": f"{label}{line}: {reason}; nothing of it was imported"}
+    return {
+        "label": label,
+        "created": summary.created,
+        "problems": summary.problems,
+        "solved_by_trial": summary.solved_by_trial,
+        "reflections": summary.reflections.created,
+    }

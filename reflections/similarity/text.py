@@ -12,6 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+# Sections that quote the task rather than say anything about it (reflexion_run_import).
+CONTEXT_HEADINGS = frozenset({"Problem"})
+
 
 def document_text(*, title: str, sections: Sequence[dict], body: str = "") -> str:
     """The text a reflection is compared by: its title, then its sections' bodies.
@@ -19,9 +22,16 @@ def document_text(*, title: str, sections: Sequence[dict], body: str = "") -> st
     Headings are left out: they are the source format's template ("Strategy", "Trigger"),
     and keeping them makes two formats of the same lesson look less alike than two
     different lessons in one format (on the demo, top-3 recall of planted duplicates goes
-    from 41 to 46 of 48 without them). Without sections, the body stands in.
+    from 41 to 46 of 48 without them). Without sections, the body stands in. A section that
+    only quotes the problem a lesson was learnt on (CONTEXT_HEADINGS: a Reflexion run's
+    problem statement) is left out too: every reflection on one problem quotes it whole, and
+    it would make them all alike whatever they say.
     """
-    parts = [s.get("body", "") for s in sections if isinstance(s, dict)]
+    parts = [
+        s.get("body", "")
+        for s in sections
+        if isinstance(s, dict) and s.get("heading") not in CONTEXT_HEADINGS
+    ]
     text = "\n\n".join(p for p in parts if p) or body
     return f"{title}\n\n{text}" if text else title
 

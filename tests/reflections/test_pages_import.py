@@ -14,7 +14,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from reflections.models import ImportJob, Reflection, ReflectionVector, TaskRun
+from reflections.models import ImportJob, Reflection, ReflectionVector, ReflexionRun, TaskRun
 from reflections.tasks import run_import_job
 from tests.conftest import SAMPLES
 from tests.factories import DepartmentFactory, UserFactory
@@ -244,3 +244,42 @@ def test_the_import_page_lists_recent_jobs(research):
     run_worker(ImportJob.objects.get().pk)
     page = soup_of(client.get("/imports/"))
     assert "workspace.zip" in page.select_one(".import-history").get_text()
+
+
+RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs"
+
+
+def test_reflexion_runs_are_imported_whole_from_a_zip_and_a_loose_file(research):
+    client = client_for("admin")
+    programming = next((RUNS / "programming").glob("*.jsonl"))
+    loose = SimpleUploadedFile(programming.name, programming.read_bytes(), "application/json")
+    upload(client, zipped(RUNS / "alfworld", prefix="reflexion_run_logs"), loose)
+
+    job = run_worker(ImportJob.objects.get().pk)
+
+    runs = {run["label"]: run for run in job.report["runs"]}
+    assert runs["reflexion_run_logs"]["solved_by_trial"] == [9, 10, 11]
+    assert runs[programming.name]["problems"] == 40
+    assert runs[programming.name]["reflections"] == 146
+    assert ReflexionRun.objects.count() == 2
+    assert job.report["reflections"]["rejected"] == []  # never read as loose reflection files
+    page = soup_of(client.get(f"/imports/{job.pk}/")).select_one("table.import-runs")
+    assert "reflexion_run_logs" in page.get_text(" ", strip=True)
+
+
+def test_a_run_with_a_bad_line_is_refused_whole_and_says_where(research, tmp_path):
+    client = client_for("admin")
+    programming = next((RUNS / "programming").glob("*.jsonl"))
+    text = programming.read_text().splitlines()
+    text[2] = '{"task_id": "broken", "is_solved": "maybe"}'
+    bad = SimpleUploadedFile(programming.name, "\n".join(text).encode(), "application/json")
+    upload(client, bad)
+
+    job = run_worker(ImportJob.objects.get().pk)
+
+    (run,) = job.report["runs"]
+    assert run["error"] == (
+        f"{programming.name}, line 3: is_solved: expected true or false, got 'maybe'; "
+        "nothing of it was imported"
+    )
+    assert not ReflexionRun.objects.exists() and not Reflection.objects.exists()
