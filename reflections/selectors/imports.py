@@ -60,4 +60,6 @@ def job_report(job: ImportJob) -> dict:
         "warnings": _rows(warnings),
         "warning_count": len(warnings),
         "limit": MAX_SHOWN_ROWS,
+        "runs": report.get("runs", []),
+        "neighbours": report.get("neighbours", []),
     }

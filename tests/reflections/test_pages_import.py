@@ -114,6 +114,8 @@ def test_a_workspace_zip_is_queued_then_imported_with_the_commands_rules(researc
     assert job.report["neighbours"] == sorted(
         Reflection.objects.values_list("department__slug", flat=True).distinct()
     )
+    shown = soup_of(client.get(f"/imports/{job.pk}/")).select_one(".import-neighbours")
+    assert shown.get_text(strip=True).startswith("Duplicate candidates recomputed for")
     assert (
         ReflectionVector.objects.count() == Reflection.objects.exclude(state="quarantined").count()
     )
