@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from ninja import NinjaAPI
 from ninja.openapi.views import openapi_json
 
-from api.endpoints import changes, ingest, judgements, retrieve
+from api.endpoints import changes, ingest, judgements, retrieve, runs
 from api.security import BadBody, RateLimited, TooLarge
 from reflections.access import ADMIN, user_roles
 
@@ -43,6 +43,7 @@ api.add_router("", ingest.router)
 api.add_router("", retrieve.router)
 api.add_router("", changes.router)
 api.add_router("", judgements.router)
+api.add_router("", runs.router)
 
 
 @api.exception_handler(TooLarge)
