@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from insights.views import learning, overview, projection, usefulness
+from insights.views import learning, overview, projection, runs, usefulness
 
 app_name = "insights"
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("learning/", learning.learning, name="learning"),
     path("usefulness/", usefulness.usefulness, name="usefulness"),
     path("projection/", include(projection_pages)),
+    path("runs/", runs.runs_page, name="runs"),
 ]

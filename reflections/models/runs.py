@@ -44,6 +44,11 @@ class ReflexionRun(models.Model):
         return self.label
 
     @property
+    def short_name(self) -> str:
+        """ "humaneval-py reflexion gpt-4": what a chart's legend calls it."""
+        return " ".join(part for part in (self.benchmark, self.strategy, self.model_name) if part)
+
+    @property
     def baseline(self) -> bool:
         return self.reflections == 0
 
