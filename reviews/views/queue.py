@@ -16,6 +16,7 @@ from django_htmx.http import push_url
 
 from reflections.rendering import render_sections
 from reflections.selectors.discussion import thread
+from reflections.selectors.runs import restated_by
 from reflections.services.discussion import mark_thread_seen
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 from reviews.forms import (
@@ -140,6 +141,8 @@ def _render_item(
         "thread": thread(item.thread_key),
         "can_comment": cycle.is_open,
         "judgements": suggestions_for(item.reflection_id),
+        # A Reflexion run's reflection: the earlier ones of its problem it restates.
+        "restated": restated_by(item.reflection),
     }
     if fetched_ahead:  # not shown yet: the messages wait for the step that shows it
         context["messages"] = ()
