@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -50,17 +50,23 @@ def learning(request: HttpRequest) -> HttpResponse:
     if (end - start).days > 7 * 520:
         return bad_request("At most ten years at a time.")
     label = department.name if department else "all departments"
+    # A second department side by side with the first (its weekly success on the same chart).
+    beside = _beside(request, departments, department)
 
     def figures():
+        chosen = [d for d in (department, beside) if d is not None]
         with no_jit():
             curves = selectors.learning_curves(
-                departments=[department] if department else departments,
-                department_ids=[department.pk] if department else None,
+                departments=chosen or departments,
+                department_ids=[d.pk for d in chosen] or None,
                 start=start,
                 end=end,
             )
         shown = curves.per_department[department.slug] if department else curves.overall
-        return curves, shown, _learning_charts(curves, shown, label)
+        figures = _learning_charts(curves, shown, label)
+        if beside is not None:
+            figures["beside"] = _beside_chart(curves, department, beside)
+        return curves, shown, figures
 
     # The review markers are read every time (two small queries) and are part of the key: a
     # verdict that deprecates moves them, one that keeps does not.
@@ -68,7 +74,14 @@ def learning(request: HttpRequest) -> HttpResponse:
     markers = selectors.review_markers(
         since=since, until=until, department_ids=[department.pk] if department else None
     )
-    key = ([d.pk for d in departments], department and department.pk, start, end, markers)
+    key = (
+        [d.pk for d in departments],
+        department and department.pk,
+        beside and beside.pk,
+        start,
+        end,
+        markers,
+    )
     curves, shown, charts = cached_page_figures("learning-curves", key, figures)
     if wants_csv(request):
         scope = department.slug if department else "all"
@@ -86,6 +99,16 @@ def learning(request: HttpRequest) -> HttpResponse:
                         [slug, *_week_cells(w)]
                         for slug, weeks in curves.per_department.items()
                         for w in weeks
+                    ),
+                ),
+                "beside": lambda: csv_response(
+                    f"learning-side-by-side-{suffix}",
+                    WEEK_HEADER,
+                    (
+                        [d.slug, *_week_cells(w)]
+                        for d in (department, beside)
+                        if d is not None
+                        for w in curves.per_department.get(d.slug, [])
                     ),
                 ),
                 "written": lambda: csv_response(
@@ -108,6 +131,7 @@ def learning(request: HttpRequest) -> HttpResponse:
             "curves": curves,
             "shown": shown,
             "department": department,
+            "beside": beside,
             "departments": departments,
             "from_param": curves.start,
             "to_param": end,
@@ -116,6 +140,42 @@ def learning(request: HttpRequest) -> HttpResponse:
 
 
 WEEK_AXIS = "Week (ISO, Monday start, UTC)"
+
+
+def _beside(request: HttpRequest, departments: list, department):
+    """The department to put beside the chosen one (`beside`), or None."""
+    slug = request.GET.get("beside", "").strip()[:64]
+    if not slug or department is None:
+        return None
+    found = next((d for d in departments if d.slug == slug), None)
+    if found is None:
+        raise Http404("No such department.")
+    return None if found.pk == department.pk else found
+
+
+def _beside_chart(curves: selectors.LearningCurves, department, beside) -> dict:
+    """Two departments' weekly success rates on one chart (a run and its baseline, say)."""
+    rows = [
+        {"week": w.week, "department": d.name, "rate": w.success_rate}
+        for d in (department, beside)
+        for w in curves.per_department.get(d.slug, [])
+        if w.success_rate is not None
+    ]
+    return charts.line_chart(
+        rows,
+        x="week",
+        y="rate",
+        series="department",
+        series_order=[department.name, beside.name],
+        title=f"Weekly task success, {department.name} beside {beside.name}",
+        x_title=WEEK_AXIS,
+        y_title="Share of finished tasks",
+        y_domain=(0, 1),
+        description=(
+            f"Line chart of the weekly success rate of {department.name} and of {beside.name}, "
+            f"{len(rows)} weeks with finished tasks."
+        ),
+    )
 
 
 def _deprecation_markers(markers: list[selectors.Marker]) -> list[dict]:

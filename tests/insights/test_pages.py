@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from reflections.models import Department, Reflection
+from reflections.services.task_rollup import refresh_task_outcome_days
 from reviews.models import ReviewCycle
 from tests.factories import (
     AgentFactory,
@@ -279,14 +280,14 @@ def test_every_page_charts_the_rows_its_tables_show(manager):
     assert {"retriever": "finance", "author": "finance", "retrievals": 6} in flows
 
 
-@pytest.mark.parametrize("name", [*PAGES, "insights:projection:page"])
+@pytest.mark.parametrize("name", [*PAGES, "insights:projection:page", "insights:runs"])
 def test_every_insights_page_links_to_the_others_and_marks_itself(manager, name):
     page = BeautifulSoup(get(manager, name).content, "html.parser")
     links = page.select(".insights-nav a")
     assert [a["href"] for a in links] == [
         reverse(n)
         for n in ("insights:overview", "insights:learning", "insights:usefulness",
-                  "insights:projection:page")
+                  "insights:runs", "insights:projection:page")
     ]  # fmt: skip
     assert [a["href"] for a in links if a.get("aria-current")] == [reverse(name)]
 
@@ -340,3 +341,32 @@ def test_the_usefulness_page_drops_a_lesson_quarantined_after_it_was_cached(mana
     first.save(update_fields=["state"])
     again = read_csv(get(manager, "insights:usefulness", format="csv", table="lift"))
     assert str(first.pk) not in [row[0] for row in again[1:]]
+
+
+def test_two_departments_are_put_side_by_side_on_the_learning_curves(manager):
+    sales = DepartmentFactory(slug="sales", name="Sales")
+    finance = DepartmentFactory(slug="finance-b", name="Finance B")
+    start = datetime(2026, 3, 2, 10, tzinfo=UTC)
+    for department, successes in ((sales, 3), (finance, 1)):
+        agent = AgentFactory(name=f"{department.slug}-bot", department=department)
+        for i in range(4):
+            TaskRunFactory(
+                task_id=f"{department.slug}-{i}", agent=agent, department=department,
+                task_type="t", finished_at=start + timedelta(hours=i),
+                outcome="success" if i < successes else "failure",
+            )  # fmt: skip
+    refresh_task_outcome_days()
+    query = {"department": "sales", "beside": "finance-b", "from": "2026-03-02", "to": "2026-03-08"}
+    specs = chart_specs(get(manager, "insights:learning", **query))
+    beside = rows_of(specs["beside"])
+    assert sorted((r["department"], r["rate"]) for r in beside) == [
+        ("Finance B", 0.25),
+        ("Sales", 0.75),
+    ]
+    rows = list(csv.reader(io.StringIO(
+        get(manager, "insights:learning", **query, format="csv", table="beside").content.decode()
+    )))  # fmt: skip
+    assert [r[0] for r in rows[1:]] == ["sales", "finance-b"]
+    assert (
+        get(manager, "insights:learning", department="sales", beside="nowhere").status_code == 404
+    )
