@@ -32,6 +32,9 @@ demo-data: install
 	$(BIN)/python manage.py seed_demo --out $(DEMO_DIR) --scale $(DEMO_SCALE)
 	$(BIN)/python manage.py import_reflections $(DEMO_DIR) --create-departments
 	$(BIN)/python manage.py import_events $(DEMO_DIR)/logs
+	# Two real runs of the reference Reflexion implementation (Insights → Reflexion runs).
+	$(BIN)/python manage.py import_reflexion_run samples/reflexion-runs/programming/leetcode-hard-py-40-uncontaminated._reflexion_5_gpt-4_pass_at_k_1_py.jsonl --no-neighbours
+	$(BIN)/python manage.py import_reflexion_run samples/reflexion-runs/reflexion_run_logs --no-neighbours
 	$(BIN)/python manage.py compute_neighbours
 	# What the daily job would have recorded over the demo's year, once a week (skipped once
 	# that history exists, so re-running the demo changes nothing).

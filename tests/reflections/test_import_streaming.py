@@ -175,7 +175,7 @@ def test_the_active_set_rows_an_import_writes_with_its_reflections_equal_a_whole
 
 def test_a_changed_file_is_still_recounted_after_the_import_wrote_the_new_ones(workspace):
     import_ws(workspace)
-    changed = next(workspace.rglob("*.md"))
+    changed = next((workspace / "memory").rglob("*.md"))
     changed.write_text(changed.read_text().replace("\n", "\n\n", 1))
 
     summary = import_ws(workspace)

@@ -106,7 +106,12 @@ def test_a_workspace_zip_is_queued_then_imported_with_the_commands_rules(researc
 
     job = run_worker(job.pk)
     assert job.status == ImportJob.Status.DONE and job.done == job.total > 0
-    assert Reflection.objects.count() == 11
+    # The samples' 11 reflection files, and their two Reflexion runs (146 and 6 reflections).
+    assert Reflection.objects.exclude(format="reflexion_run").count() == 11
+    assert sorted(run["label"] for run in job.report["runs"]) == [
+        "leetcode-hard-py-40-uncontaminated._reflexion_5_gpt-4_pass_at_k_1_py.jsonl",
+        "reflexion_run_logs",
+    ]
     assert TaskRun.objects.filter(task_id="2026-03-15-researcher-advisory-feed").exists()
     assert job.report["logs"]["tasks"]["created"] == 6  # 3 from tasks.jsonl, 3 from the pool
     assert not (tmp_path / "uploads" / f"job-{job.pk}").exists()

@@ -49,9 +49,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--trial-interval", default="7d", help="time between trials: 7d (default), 1w, 1d"
         )
+        parser.add_argument(
+            "--no-neighbours",
+            action="store_true",
+            help="leave the vectors and duplicate candidates to a later compute_neighbours",
+        )
         parser.add_argument("--json", action="store_true", dest="as_json")
 
-    def handle(self, *args, path, department, agent, started_at, trial_interval, as_json, **o):
+    def handle(
+        self, *args, path, department, agent, started_at, trial_interval, as_json, **options
+    ):
         try:
             options = RunOptions(
                 department=department,
@@ -66,10 +73,11 @@ class Command(BaseCommand):
             where = f"{path}" + (f", line {exc.line}" if exc.line else "")
             raise CommandError(f"{where}: {exc.reason}; nothing was imported") from None
         summary = import_reflexion_run(run, digest, options=options)
-        try:  # duplicate candidates and restatements for what arrived
-            refresh_neighbours(departments=stale_departments())
-        except BackendError as exc:
-            self.stderr.write(f"neighbours not recomputed: {exc}")
+        if not options["no_neighbours"]:
+            try:  # duplicate candidates and restatements for what arrived
+                refresh_neighbours(departments=stale_departments())
+            except BackendError as exc:
+                self.stderr.write(f"neighbours not recomputed: {exc}")
         if as_json:
             self.stdout.write(json.dumps(summary.as_dict()))
             return
