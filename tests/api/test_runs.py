@@ -12,10 +12,14 @@ from reflections.models import Reflection, ReflexionRun, TaskRun
 pytestmark = pytest.mark.django_db
 
 RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs"
+# Real runs of the reference implementation, shipped as samples.
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "samples" / "reflexion-runs"
 
 
 def alfworld_files() -> dict[str, str]:
-    return {p.name: p.read_text() for p in sorted((RUNS / "alfworld").glob("*.json"))}
+    return {
+        p.name: p.read_text() for p in sorted((SAMPLE_RUNS / "reflexion_run_logs").glob("*.json"))
+    }
 
 
 def test_an_alfworld_run_is_posted_as_its_trial_files(ingest):

@@ -17,12 +17,14 @@ from tests.pages import client_for, soup_of
 pytestmark = pytest.mark.django_db
 
 RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs"
+# Real runs of the reference implementation, shipped as samples.
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "samples" / "reflexion-runs"
 URL = "/insights/runs/"
 
 
 @pytest.fixture
 def imported():
-    for path in [*sorted((RUNS / "shapes").glob("*.jsonl")), RUNS / "alfworld"]:
+    for path in [*sorted((RUNS / "shapes").glob("*.jsonl")), SAMPLE_RUNS / "reflexion_run_logs"]:
         run, digest = read_run(path)
         import_reflexion_run(run, digest)
 
@@ -43,7 +45,10 @@ def test_every_run_shows_the_share_of_problems_it_solved(imported, manager):
     rows = {tr["data-run"]: tr for tr in page.select("table.run-table tbody tr")}
     solved = rows["humaneval-rs-mini-reflexion-5-gpt-4-pass-at-k-1-rs"].select_one(".run-solved")
     assert solved.get_text(strip=True) == "2 of 3 (66.7 %)"
-    assert rows["alfworld"].select_one(".run-solved").get_text(strip=True) == "11 of 12 (91.7 %)"
+    assert (
+        rows["reflexion-run-logs"].select_one(".run-solved").get_text(strip=True)
+        == "11 of 12 (91.7 %)"
+    )
     baseline = rows["humaneval-rs-mini-simple-1-gpt-4-pass-at-k-1-rs"]
     assert "baseline" in baseline.get_text(" ", strip=True)
 
@@ -62,10 +67,10 @@ def test_a_reflexion_run_is_compared_with_its_baseline_by_default(imported, mana
 
 
 def test_two_chosen_runs_come_as_csv(imported, manager):
-    response = client_for(manager).get(URL, {"a": "alfworld", "b": "", "format": "csv"})
+    response = client_for(manager).get(URL, {"a": "reflexion-run-logs", "b": "", "format": "csv"})
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [r["solved_by_then"] for r in rows] == ["9", "10", "11"]
-    assert {r["run"] for r in rows} == {"alfworld"}
+    assert {r["run"] for r in rows} == {"reflexion_run_logs"}
 
 
 def test_an_unknown_run_is_not_found(imported, manager):

@@ -254,13 +254,15 @@ def test_the_import_page_lists_recent_jobs(research):
 
 
 RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs"
+# Real runs of the reference implementation, shipped as samples.
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "samples" / "reflexion-runs"
 
 
 def test_reflexion_runs_are_imported_whole_from_a_zip_and_a_loose_file(research):
     client = client_for("admin")
-    programming = next((RUNS / "programming").glob("*.jsonl"))
+    programming = next((SAMPLE_RUNS / "programming").glob("*.jsonl"))
     loose = SimpleUploadedFile(programming.name, programming.read_bytes(), "application/json")
-    upload(client, zipped(RUNS / "alfworld", prefix="reflexion_run_logs"), loose)
+    upload(client, zipped(SAMPLE_RUNS / "reflexion_run_logs", prefix="reflexion_run_logs"), loose)
 
     job = run_worker(ImportJob.objects.get().pk)
 
@@ -276,7 +278,7 @@ def test_reflexion_runs_are_imported_whole_from_a_zip_and_a_loose_file(research)
 
 def test_a_run_with_a_bad_line_is_refused_whole_and_says_where(research, tmp_path):
     client = client_for("admin")
-    programming = next((RUNS / "programming").glob("*.jsonl"))
+    programming = next((SAMPLE_RUNS / "programming").glob("*.jsonl"))
     text = programming.read_text().splitlines()
     text[2] = '{"task_id": "broken", "is_solved": "maybe"}'
     bad = SimpleUploadedFile(programming.name, "\n".join(text).encode(), "application/json")

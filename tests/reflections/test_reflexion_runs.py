@@ -20,8 +20,10 @@ from reflections.models import Reflection, ReflexionRun, RetrievalEvent, TaskRun
 from reflections.services.reflexion_run_import import RunOptions, import_reflexion_run, read_run
 
 RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs"
+# Real runs of the reference implementation, shipped as samples.
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "samples" / "reflexion-runs"
 LEETCODE = (
-    RUNS
+    SAMPLE_RUNS
     / "programming"
     / "leetcode-hard-py-40-uncontaminated._reflexion_5_gpt-4_pass_at_k_1_py.jsonl"
 )
@@ -63,7 +65,7 @@ def test_the_real_gpt4_leetcode_run_reads_as_the_log_says():
 
 
 def test_an_alfworld_folder_is_read_trial_by_trial():
-    run, _ = read_run(RUNS / "alfworld")
+    run, _ = read_run(SAMPLE_RUNS / "reflexion_run_logs")
     assert run.kind == "alfworld" and run.trials == 3
     env_4 = next(p for p in run.problems if p.key == "env_4")
     # Failed trials 0, 1 and 2; the memory it carried grows by one reflection a trial.
@@ -93,7 +95,7 @@ def test_a_malformed_line_is_named_with_its_line_and_field(line, field, reason):
 
 def test_a_missing_trial_file_is_named(tmp_path):
     folder = tmp_path / "reflexion_run_logs"
-    shutil.copytree(RUNS / "alfworld", folder)
+    shutil.copytree(SAMPLE_RUNS / "reflexion_run_logs", folder)
     (folder / "env_results_trial_1.json").unlink()
     with pytest.raises(ParseError, match=r"env_results_trial_1\.json is missing"):
         read_run(folder)
@@ -133,7 +135,7 @@ class TestImportingARun:
         assert ReflexionRun.objects.count() == 1
 
     def test_options_set_department_agent_and_dates(self):
-        run, digest = read_run(RUNS / "alfworld")
+        run, digest = read_run(SAMPLE_RUNS / "reflexion_run_logs")
         import_reflexion_run(run, digest, options=RunOptions(
             department="alfworld-gpt3", agent="davinci",
             started_at=datetime(2024, 1, 1, tzinfo=UTC), trial_interval=timedelta(days=1),

@@ -20,8 +20,11 @@ from tests.pages import client_for, soup_of
 
 pytestmark = pytest.mark.django_db
 
+# Real runs of the reference implementation, shipped as samples.
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "samples" / "reflexion-runs"
+
 RUN = next(
-    (Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs" / "programming").glob(
+    (SAMPLE_RUNS / "programming").glob(
         "*.jsonl"
     )
 )

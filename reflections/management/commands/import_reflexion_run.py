@@ -60,7 +60,7 @@ class Command(BaseCommand):
         self, *args, path, department, agent, started_at, trial_interval, as_json, **options
     ):
         try:
-            options = RunOptions(
+            run_options = RunOptions(
                 department=department,
                 agent=agent,
                 started_at=started_at_of(started_at) if started_at else DEFAULT_STARTED_AT,
@@ -72,7 +72,7 @@ class Command(BaseCommand):
         except ParseError as exc:
             where = f"{path}" + (f", line {exc.line}" if exc.line else "")
             raise CommandError(f"{where}: {exc.reason}; nothing was imported") from None
-        summary = import_reflexion_run(run, digest, options=options)
+        summary = import_reflexion_run(run, digest, options=run_options)
         if not options["no_neighbours"]:
             try:  # duplicate candidates and restatements for what arrived
                 refresh_neighbours(departments=stale_departments())
