@@ -69,30 +69,24 @@ def runs_page(request: HttpRequest) -> HttpResponse:
             }
             for r in rows
         ]
-        figures["cumulative"] = charts.line_chart(
-            values,
-            x="trial",
-            y="share",
-            series="run",
-            series_order=order,
-            x_type="ordinal",
-            y_domain=(0, 1),
-            title="Share of problems solved by trial (cumulative)",
-            x_title="trial",
-            y_title="problems solved",
-        )
-        figures["rate"] = charts.line_chart(
-            [v for v in values if v["rate"] is not None],
-            x="trial",
-            y="rate",
-            series="run",
-            series_order=order,
-            x_type="ordinal",
-            y_domain=(0, 1),
-            title="Share of the attempts made in each trial that solved their problem",
-            x_title="trial",
-            y_title="attempts solved",
-        )
+        for name, y, title, y_title in (
+            ("cumulative", "share", "Share of problems solved by trial (cumulative)",
+             "problems solved"),
+            ("rate", "rate", "Share of the attempts made in each trial that solved their "
+             "problem", "attempts solved"),
+        ):  # fmt: skip
+            figures[name] = charts.line_chart(
+                [v for v in values if v[y] is not None],
+                x="trial",
+                y=y,
+                series="run",
+                series_order=order,
+                x_type="ordinal",
+                y_domain=(0, 1),
+                title=title,
+                x_title="trial",
+                y_title=y_title,
+            )
     return render(
         request,
         "insights/runs.html",
