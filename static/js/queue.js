@@ -15,10 +15,15 @@
   // Let the page settle (and its own requests go) before fetching the next item.
   var PREFETCH_DELAY_MS = 300;
 
+  // htmx binds a swapped-in item's forms when it settles (20 ms later, longer on a busy
+  // machine); a key pressed before that would post the form as a plain page load. Binding
+  // again is a no-op for htmx once it is done.
   function press(selector) {
     var el = item() && item().querySelector(selector);
-    if (el && !el.disabled) { el.click(); return true; }
-    return false;
+    if (!el || el.disabled) return false;
+    if (window.htmx) window.htmx.process(el.closest("form") || el);
+    el.click();
+    return true;
   }
 
   function toggleHelp(force) {
@@ -164,8 +169,8 @@
     if (event.detail.target && event.detail.target.id === "queue-item") {
       window.setTimeout(prefetch, PREFETCH_DELAY_MS);
       window.scrollTo(0, 0);
-      var title = document.getElementById("item-title");
-      if (title) document.title = title.textContent + " · Reflexion Review";
+      // The same title a full load of the item would have (reviews/queue.html).
+      if (item() && item().dataset.title) document.title = item().dataset.title + " · Reflexion Review";
       // The duplicate guard asks: Enter confirms, Escape cancels.
       var yes = document.getElementById("confirm-yes");
       if (yes) yes.focus();

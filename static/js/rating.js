@@ -33,10 +33,18 @@
     if (button) button.setAttribute("aria-expanded", String(show));
   }
 
+  // htmx binds a swapped-in form when it settles; bind it now so a quick key does not post
+  // the form as a plain page load (a no-op once htmx has done it).
+  function bound(el) {
+    if (window.htmx) window.htmx.process(el.closest("form") || el);
+    return el;
+  }
+
   function press(selector) {
     var el = document.querySelector(selector);
-    if (el && !el.disabled) { el.click(); return true; }
-    return false;
+    if (!el || el.disabled) return false;
+    bound(el).click();
+    return true;
   }
 
   function focusFirst() {
@@ -73,7 +81,7 @@
       if (anchors) anchors.open = !anchors.open; else handled = false;
     } else if (key === "Enter" && f.contains(event.target) && event.target.tagName === "INPUT") {
       // Radios have no implicit submission in every browser: Enter saves, as the button does.
-      if (f.requestSubmit) f.requestSubmit(); else press("#rating-save");
+      if (f.requestSubmit) bound(f).requestSubmit(); else press("#rating-save");
     } else if (key === "j") {
       handled = press("#item-next");
     } else if (key === "p") {
