@@ -7,10 +7,10 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import altair as alt
 from django.conf import settings
 
 from insights import palette
+from reflexion_site.vega import alt
 
 HEIGHT = 280
 # Vega-Lite field names with dots or brackets mean nested access; our columns are plain names.

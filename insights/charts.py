@@ -12,8 +12,6 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import altair as alt
-
 from insights import palette
 from insights.chart_parts import (
     HEIGHT,
@@ -28,6 +26,7 @@ from insights.chart_parts import (
     utc_day,
     x_encoding,
 )
+from reflexion_site.vega import alt
 
 
 def line_chart(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import altair as alt
+from reflexion_site.vega import alt
 
 FAILURE = "#c0392b"
 PARTIAL = "#d99a1e"

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
-from scipy.optimize import OptimizeWarning, curve_fit
 
 MIN_WEEKS = 8
 WEEKS_PER_MONTH = 365.25 / 12 / 7  # 4.35: months are calendar-average months
@@ -97,6 +95,9 @@ def fit_projection(
     # A binomial rate's variance falls as 1/n: sigma ∝ 1/√n weights weeks by their task count.
     # absolute_sigma=False scales the covariance by the residual spread, so the intervals
     # reflect the scatter actually seen, not an assumed one.
+    from scipy import stats  # on first use: the projection page alone needs SciPy
+    from scipy.optimize import OptimizeWarning, curve_fit
+
     sigma = 1 / np.sqrt(n)
     head, tail = s[: max(2, used // 4)], s[-max(2, used // 4) :]
     guess = (float(tail.mean()), float(head.mean()), max(span / 4, 1.0))

@@ -6,11 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-import altair as alt
-
 from insights import palette
 from insights.chart_parts import finish, plain, tip, x_encoding
 from insights.projection import Projection, Refusal
+from reflexion_site.vega import alt
 
 
 def projection_chart(

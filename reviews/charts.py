@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import altair as alt
 from django.conf import settings
+
+from reflexion_site.vega import alt
 
 BINS = 20  # 0.05 wide
 FLAGGED = "#b3541e"  # at or above the cut

@@ -13,10 +13,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 
-import krippendorff
 import numpy as np
-from sklearn.metrics import cohen_kappa_score
 
+from reflexion_site.kappa import cohen_kappa
 from rubric.models import CRITERIA, LEVELS
 
 # Levels as ordered categories 0..4, so weighted κ sees the ordinal distances.
@@ -45,8 +44,7 @@ def kappa(a: Sequence[float], b: Sequence[float], *, weights: str | None = None)
     y = [level_index(v) for v in b]
     if len(set(x)) == 1 or len(set(y)) == 1:
         return None
-    value = cohen_kappa_score(x, y, labels=list(range(len(LEVELS))), weights=weights)
-    return None if math.isnan(value) else float(value)
+    return cohen_kappa(x, y, labels=range(len(LEVELS)), weights=weights)
 
 
 def kappa_undefined_reason(given: Sequence[float], gold: Sequence[float]) -> str:
@@ -195,6 +193,8 @@ def ordinal_alpha(reliability_data: Sequence[Sequence[float | None]]) -> float |
     values = set(pairable[~np.isnan(pairable)].tolist())
     if len(values) < 2:  # also covers "nothing pairable"
         return None
+    import krippendorff  # imported on first use: only the agreement pages need it
+
     value = krippendorff.alpha(
         reliability_data=data, level_of_measurement="ordinal", value_domain=list(LEVELS)
     )

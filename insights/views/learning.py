@@ -10,7 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from insights import charts
 from insights.metrics import week_start
 from insights.selectors import learning as selectors
 from insights.views.common import (
@@ -155,6 +154,8 @@ def _beside(request: HttpRequest, departments: list, department):
 
 def _beside_chart(curves: selectors.LearningCurves, department, beside) -> dict:
     """Two departments' weekly success rates on one chart (a run and its baseline, say)."""
+    from insights import charts  # altair on first use (reflexion_site/vega.py)
+
     rows = [
         {"week": w.week, "department": d.name, "rate": w.success_rate}
         for d in (department, beside)
@@ -193,6 +194,8 @@ def _deprecation_markers(markers: list[selectors.Marker]) -> list[dict]:
 
 
 def _learning_charts(curves: selectors.LearningCurves, shown: list, scope: str) -> dict:
+    from insights import charts  # altair on first use (reflexion_site/vega.py)
+
     markers = _deprecation_markers(curves.markers)
     marked = (
         f" Dashed rules mark the weeks review verdicts deprecated reflections ({len(markers)})."

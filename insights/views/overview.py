@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from insights import charts
 from insights.metrics import week_start, weeks_between
 from insights.selectors import overview as selectors
 from insights.views.common import (
@@ -60,6 +59,8 @@ def overview(request: HttpRequest) -> HttpResponse:
 
 def _overview_chart(data: selectors.Overview) -> dict | None:
     """Weekly success per department over the sparklines' weeks, from the same series."""
+    from insights import charts  # altair on first use (reflexion_site/vega.py)
+
     departments = [r for r in data.rows if r.slug]
     if not departments:
         return None

@@ -11,7 +11,6 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from insights.projection import MIN_WEEKS, Projection, fit_projection
-from insights.projection_chart import projection_chart
 from insights.selectors.projection import WeekRow, weekly_success
 from insights.views.common import cached_page_figures
 from reflections.access import ADMIN, MANAGER, require_any_role
@@ -45,6 +44,10 @@ class DepartmentForm(forms.Form):
 @require_GET
 @reads_replica  # a summary: the read replica may serve it
 def projection_page(request: HttpRequest) -> HttpResponse:
+    from insights.projection_chart import (
+        projection_chart,  # altair on first use (reflexion_site/vega.py)
+    )
+
     require_any_role(request.user, PROJECTION_ROLES)
     form = DepartmentForm(request.GET or None)
     if request.GET and not form.is_valid():

@@ -8,7 +8,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from insights import charts
 from insights.selectors import runs as selectors
 from insights.views.common import csv_response, departments_for, wants_csv
 
@@ -37,6 +36,8 @@ def _chosen(request: HttpRequest, name: str, found: list):
 @login_required
 @require_GET
 def runs_page(request: HttpRequest) -> HttpResponse:
+    from insights import charts  # altair on first use (reflexion_site/vega.py)
+
     departments = departments_for(request)
     found = selectors.runs([d.pk for d in departments])
     default_a, default_b = selectors.default_pair(found)

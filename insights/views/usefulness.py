@@ -7,7 +7,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from insights import charts
 from insights.selectors import usefulness as selectors
 from insights.views.common import (
     cached_page_figures,
@@ -110,6 +109,8 @@ LIFT_LABEL = 60  # characters of a reflection's title on the lift chart's axis
 
 
 def _usefulness_charts(report: selectors.UsefulnessReport, scope: str) -> dict:
+    from insights import charts  # altair on first use (reflexion_site/vega.py)
+
     u = report.usefulness
     sides = [s for s in (u.post_failure, u.post_success) if s.per_reflection is not None]
     ratio = f" Post-failure / post-success: {u.ratio:.1f} times." if u.ratio is not None else ""

@@ -29,9 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.decomposition import TruncatedSVD
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.preprocessing import normalize
 
 
 class BackendError(Exception):
@@ -80,6 +77,9 @@ class WordBackend:
     calibration: Calibration = Calibration(0.35, 0.5, 0.4, 0.9, 0.6)
 
     def fit(self, texts: Sequence[str]) -> Encoder:
+        from sklearn.feature_extraction.text import TfidfVectorizer  # see _rows
+        from sklearn.preprocessing import normalize
+
         vectorizer = TfidfVectorizer(
             sublinear_tf=True,
             stop_words="english",
@@ -110,6 +110,9 @@ class LatentBackend:
     chunk: int = 5_000
 
     def fit(self, texts: Sequence[str]) -> Encoder:
+        from sklearn.decomposition import TruncatedSVD  # see _rows
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
         texts = list(texts)
         step = max(1, -(-len(texts) // self.fit_sample))
         sample = texts[::step]
@@ -142,7 +145,13 @@ class LatentBackend:
 
 
 def _rows(matrix) -> np.ndarray:
-    """Dense float32 rows of unit length (an all-zero row stays zero)."""
+    """Dense float32 rows of unit length (an all-zero row stays zero).
+
+    scikit-learn is imported where a model is fitted, not with this module: importing it
+    takes seconds and ~120 MiB, and every process that imports reflections (the web workers,
+    the API) would pay it though only the neighbour computation fits models."""
+    from sklearn.preprocessing import normalize
+
     dense = matrix.toarray() if hasattr(matrix, "toarray") else np.asarray(matrix)
     return normalize(dense.astype(np.float32, copy=False))
 

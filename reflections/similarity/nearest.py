@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
 
 DEFAULT_K = 8
 # Rows of the similarity matrix computed at once: BLOCK_CELLS / n rows, each a dense float32
@@ -45,6 +44,8 @@ def nearest_neighbours(
     n = len(ids)
     if n < 2 or k < 1:
         return result
+    from scipy import sparse  # imported with the model that made sparse rows, if any
+
     is_sparse = sparse.issparse(vectors)
     if is_sparse:
         vectors = vectors.tocsr()

@@ -4,13 +4,12 @@ the judge's accuracy by confidence band — at what confidence can it be trusted
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from django.db.models import OuterRef, Subquery
-from sklearn.metrics import cohen_kappa_score
 
 from reflections.services.batches import quote_value
+from reflexion_site.kappa import cohen_kappa
 from reviews.models import Judgement, ReviewCycle, ReviewItem, Verdict
 
 VERDICTS = [Verdict.KEEP, Verdict.ECHO_CHAMBER, Verdict.OUTDATED, Verdict.DUPLICATE]
@@ -21,10 +20,7 @@ BANDS = [(0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.0)]
 def nominal_kappa(judge: list[str], people: list[str]) -> float | None:
     """Cohen's unweighted κ over the four verdicts; None when undefined (no pairs, or both
     sides gave a single verdict throughout)."""
-    if not judge:
-        return None
-    value = cohen_kappa_score(judge, people, labels=[v.value for v in VERDICTS])
-    return None if math.isnan(value) else float(value)
+    return cohen_kappa(judge, people, labels=[v.value for v in VERDICTS])
 
 
 @dataclass(frozen=True)

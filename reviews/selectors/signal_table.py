@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from reviews.charts import histogram, score_distribution
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.selectors.evidence import injection_lift
 from reviews.signals import CUTS, NAMES, cycle_context, item_signals
@@ -117,11 +116,15 @@ class Distribution:
 
     @property
     def bins(self) -> list[tuple[float, float, int, int]]:
+        from reviews.charts import histogram  # altair, on first use (reflexion_site/vega.py)
+
         return histogram(self.scores, self.cut)
 
 
 def score_distributions(cycle: ReviewCycle, items) -> list[Distribution]:
     """Each signal's score distribution over `items` (those the user may see)."""
+    from reviews.charts import score_distribution  # altair, on first use
+
     scored = _scored(cycle)
     rows = [scored[item.pk]["scores"] for item in items if item.pk in scored]
     found = []

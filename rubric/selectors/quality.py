@@ -19,7 +19,6 @@ from django.db.models import (
     Q,
     QuerySet,
 )
-from scipy import stats
 
 from reflections.models import Kind, Outcome, Reflection
 from rubric.models import CRITERIA, Rating
@@ -184,6 +183,8 @@ def t_interval(values: list[float], confidence: float = CONFIDENCE) -> tuple[flo
     if n < 2:
         return None
     mean = statistics.fmean(values)
+    from scipy import stats  # on first use: not needed at start-up
+
     half = stats.t.ppf(0.5 + confidence / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
     return float(mean - half), float(mean + half)
 

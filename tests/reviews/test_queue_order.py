@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from reflections.services.rollups import refresh_retrieval_rollup
+from reviews import charts
 from reviews.selectors import signal_table
 from reviews.services.cycles import open_cycle
 from reviews.signals import CUTS, NAMES
@@ -120,7 +121,7 @@ def test_the_signal_view_shows_each_signals_scores_and_their_distribution_with_t
     summary = duplicate.select_one("figure + p").get_text(" ", strip=True)
     flagged = sum(1 for s in DUPLICATE.values() if s >= CUTS["duplicate"])
     assert f"{flagged} at or above the cut {CUTS['duplicate']:.2f}" in summary
-    spec = signal_table.score_distribution("duplicate", list(DUPLICATE.values()), CUTS["duplicate"])
+    spec = charts.score_distribution("duplicate", list(DUPLICATE.values()), CUTS["duplicate"])
     assert spec["layer"][1]["mark"]["type"] == "rule"
     assert spec["layer"][1]["data"]["values"] == [
         {"cut": CUTS["duplicate"], "label": f"cut {CUTS['duplicate']:.2f}"}

@@ -1,0 +1,41 @@
+"""What a process pays to start: the heavy libraries are imported where they are used, not
+when Django starts or loads its URLs (issue 29: scikit-learn's metrics alone held 119 MiB of
+every web worker and most of a command's start-up)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("sklearn", "scipy", "altair", "krippendorff", "jsonschema")
+
+PROBE = f"""
+import json, sys
+import django
+django.setup()
+from django.urls import get_resolver
+get_resolver().url_patterns
+from django.core.management import get_commands, load_command_class
+load_command_class("reflections", "import_reflections")
+print(json.dumps([name for name in {HEAVY!r} if name in sys.modules]))
+"""
+
+
+def test_starting_django_and_loading_every_url_and_command_imports_no_heavy_library():
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "reflexion_site.settings"}
+    out = subprocess.run(  # noqa: S603 (the running interpreter, a fixed probe)
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == []
+
+
+def test_the_stop_words_read_without_scikit_learn_are_scikit_learns():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from reflections.selectors.retrieval_text import ENGLISH_STOP_WORDS as read
+
+    assert read == ENGLISH_STOP_WORDS
