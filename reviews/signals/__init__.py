@@ -8,12 +8,11 @@ authors' lessons once: CycleContext).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from reflections.models import Reflection
 from reflections.similarity.backends import Calibration, configured_backend
 from reviews.models import ReviewCycle, ReviewItem, Verdict
-from reviews.selectors.echo_facts import EchoFacts, echo_facts
+from reviews.selectors.echo_facts import echo_facts
 from reviews.selectors.evidence import Candidate
 from reviews.selectors.restatements import LessonCache
 from reviews.selectors.signal_facts import (
@@ -26,7 +25,7 @@ from reviews.selectors.signal_facts import (
 from reviews.signals import duplicate, echo, outdated
 from reviews.signals.base import Signal
 from reviews.signals.duplicate import score_duplicate
-from reviews.signals.echo import RESTATED_WORDS, joined, score_echo
+from reviews.signals.echo import RESTATED_WORDS, score_echo
 from reviews.signals.outdated import score_outdated, successor_candidates
 
 NAMES = ("echo", "outdated", "duplicate")
@@ -95,45 +94,25 @@ class CycleContext:
 
     history: ToolHistory
     lessons: LessonCache
-    chambers: dict[int, Signal] = field(default_factory=dict)  # reflection id → its own echo
 
 
 def cycle_context(cycle: ReviewCycle) -> CycleContext:
     return CycleContext(tool_history(cycle.department_id, cycle.window_end), LessonCache())
 
 
-def own_echo(item: ReviewItem, context: CycleContext) -> tuple[Signal, EchoFacts]:
-    """The item's echo signal on its own evidence, and the facts it rests on."""
-    scale = calibration()
-    facts = echo_facts(
-        item,
-        similarity=scale.restated,
-        restated=(scale.alike_from, RESTATED_WORDS),
-        cache=context.lessons,
-    )
-    return score_echo(facts), facts
-
-
-def echo_signal(item: ReviewItem, context: CycleContext) -> Signal:
-    """Its own echo signal, or, for a follower, the flagged chamber's it restates while it was
-    injected (reviews.signals.echo.joined); a chamber is scored once per cycle."""
-    signal, facts = own_echo(item, context)
-    context.chambers[item.reflection_id] = signal
-    for restated in (r for r in facts.restates if r.under_injection):
-        chamber = context.chambers.get(restated.reflection_id)
-        if chamber is None:
-            lesson = Reflection.objects.get(pk=restated.reflection_id)
-            chamber, _ = own_echo(ReviewItem(cycle=item.cycle, reflection=lesson), context)
-            context.chambers[restated.reflection_id] = chamber
-        signal = joined(signal, chamber, restated)
-    return signal
-
-
 def item_signals(item: ReviewItem, *, context: CycleContext | None = None) -> ItemSignals:
     context = context or cycle_context(item.cycle)
+    scale = calibration()
     return ItemSignals(
         item=item,
-        echo=echo_signal(item, context),
+        echo=score_echo(
+            echo_facts(
+                item,
+                similarity=scale.restated,
+                restated=(scale.alike_from, RESTATED_WORDS),
+                cache=context.lessons,
+            )
+        ),
         outdated=score_outdated(
             outdated_facts(item, history=context.history, successors=successor_candidates)
         ),

@@ -29,12 +29,6 @@ part's separation of planted chambers from the rest was measured:
   finds restatements told in other words unreliably; missing when the author wrote nothing
   after it (no chance to repeat it yet is not evidence against).
 
-A follower, a lesson that restates an earlier one of its author written while that one was
-injected, is part of that lesson's chamber: when the earlier lesson is flagged, the follower
-scores the higher of its own score and the chamber's (`joined`). Its own evidence is thin by
-construction (it is new, and tasks handed it alone are few), which is why it is not weighed
-as a part but inherited whole, and only from a flagged lesson.
-
 Independent support (another agent's lesson as alike as a restatement must be) is reported,
 not weighed: a text model cannot tell another agent's same lesson from its opposite rule on
 the same topic. The cut is CUT (docs/architecture.md, "Review signals", with the figures in
@@ -45,7 +39,7 @@ from __future__ import annotations
 
 import math
 
-from reviews.selectors.echo_facts import EchoFacts, OwnTasks, Restatement
+from reviews.selectors.echo_facts import EchoFacts, OwnTasks
 from reviews.signals.base import Part, Signal, clamp, missing_note, pct, weighted
 
 # A restatement repeats the lesson: a later reflection of its author at the backend's
@@ -170,16 +164,3 @@ def score_echo(facts: EchoFacts) -> Signal:
     if missing:
         reasons.append(missing)
     return Signal.scored("echo", weighted(parts), CUT, reasons, parts)
-
-
-def joined(own: Signal, chamber: Signal, restated: Restatement) -> Signal:
-    """A follower's signal: `own` lifted to the score of the flagged `chamber` it restates
-    (written while the chamber was injected), the reason first; `own` unchanged otherwise."""
-    if not chamber.flagged or own.score >= chamber.score:
-        return own
-    reason = (
-        f"restates {restated.source_path} (similarity {restated.similarity:.2f}), written while "
-        f"that lesson was injected, and that lesson is an echo chamber (score "
-        f"{chamber.score:.2f}): a follower of the chamber"
-    )
-    return Signal.scored("echo", chamber.score, CUT, [reason, *own.reasons], own.parts)

@@ -207,25 +207,3 @@ def test_every_part_is_in_the_unit_interval():
     for facts in (echo(), echo(own_tasks=OwnTasks()), echo(retrievals=0, family_retrievals=0)):
         for p in echo_parts(facts):
             assert p.value is None or 0 <= p.value <= 1
-
-
-def test_a_follower_of_a_flagged_chamber_scores_as_the_chamber_with_the_reason_first():
-    chamber = score_echo(echo())
-    follower = score_echo(echo(own_tasks=own((3, 1, 30, 15)), restatements=[], later_by_author=0))
-    restated = Restatement(1, "seed.md", 0.65, day(60), True)
-    assert chamber.flagged and not follower.flagged
-
-    joined = echo_module.joined(follower, chamber, restated)
-
-    assert joined.flagged
-    assert joined.score == chamber.score
-    assert joined.reasons[0].startswith("restates seed.md (similarity 0.65)")
-    assert joined.reasons[1:] == follower.reasons
-
-
-def test_a_lesson_restating_an_unflagged_one_keeps_its_own_score():
-    quiet = score_echo(echo(own_tasks=own((3, 1, 30, 15)), restatements=[], later_by_author=0))
-    restated = Restatement(1, "seed.md", 0.65, day(60), True)
-
-    assert not quiet.flagged
-    assert echo_module.joined(quiet, quiet, restated) is quiet
