@@ -1,6 +1,9 @@
-"""Vacuuming what a bulk job rewrote, so the pages that scan it read live rows only."""
+"""Vacuuming what a bulk job rewrote, so the pages that scan it read live rows only: the
+tables it changed, when the change is large enough to matter (autovacuum's own rule)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.db import connection
 
@@ -26,18 +29,89 @@ REWRITTEN = (
 )
 
 
+@dataclass(frozen=True)
+class TableStats:
+    """One table's row estimate and its changes since its last vacuum and analyze, as
+    PostgreSQL's statistics collector counts them (pg_stat_user_tables)."""
+
+    table: str
+    rows: float  # pg_class.reltuples (-1 or 0 before the first analyze)
+    dead: int  # n_dead_tup: updated or deleted row versions not yet vacuumed
+    inserted: int  # n_ins_since_vacuum
+    modified: int  # n_mod_since_analyze
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The server's autovacuum settings (pg_settings), read once per call."""
+
+    vacuum: int = 50
+    vacuum_scale: float = 0.2
+    insert: int = 1000
+    insert_scale: float = 0.2
+    analyze: int = 50
+    analyze_scale: float = 0.1
+
+
+def maintenance_due(stats: TableStats, limits: Thresholds) -> str | None:
+    """ "vacuum" (VACUUM (ANALYZE)), "analyze" (ANALYZE alone) or None, by autovacuum's rule:
+    dead rows above threshold + scale * rows, or inserted rows above the insert threshold
+    (their visibility map, which index-only counts need), or rows changed since the last
+    analyze above its threshold. An import that changed nothing does nothing."""
+    rows = max(stats.rows, 0)
+    if stats.dead > limits.vacuum + limits.vacuum_scale * rows:
+        return "vacuum"
+    if stats.inserted > limits.insert + limits.insert_scale * rows:
+        return "vacuum"
+    if stats.modified > limits.analyze + limits.analyze_scale * rows:
+        return "analyze"
+    return None
+
+
+_SETTINGS = {
+    "autovacuum_vacuum_threshold": "vacuum",
+    "autovacuum_vacuum_scale_factor": "vacuum_scale",
+    "autovacuum_vacuum_insert_threshold": "insert",
+    "autovacuum_vacuum_insert_scale_factor": "insert_scale",
+    "autovacuum_analyze_threshold": "analyze",
+    "autovacuum_analyze_scale_factor": "analyze_scale",
+}
+
+
+def _thresholds(cursor) -> Thresholds:
+    cursor.execute("SELECT name, setting FROM pg_settings WHERE name = ANY(%s)", [list(_SETTINGS)])
+    values = {_SETTINGS[name]: float(setting) for name, setting in cursor.fetchall()}
+    return Thresholds(**{k: (v if "scale" in k else int(v)) for k, v in values.items()})
+
+
+def _stats(cursor, tables: list[str]) -> list[TableStats]:
+    cursor.execute(
+        "SELECT s.relname, c.reltuples, s.n_dead_tup, s.n_ins_since_vacuum, "
+        "s.n_mod_since_analyze FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid "
+        "WHERE s.relname = ANY(%s) AND s.schemaname = current_schema()",
+        [tables],
+    )
+    return [TableStats(*row) for row in cursor.fetchall()]
+
+
 def vacuum_rewritten(models=REWRITTEN) -> list[str]:
-    """VACUUM (ANALYZE) the tables a bulk job rewrote, on PostgreSQL, when not inside a
-    transaction (VACUUM cannot run in one; tests' transactions skip it). Autovacuum does the
-    same eventually, where it is on; this makes the pages fast right after the job, with
-    fresh statistics and a visibility map that lets counts use index-only scans. Returns
-    the tables vacuumed."""
+    """VACUUM (ANALYZE), or ANALYZE alone, each table a bulk job changed enough to matter
+    (maintenance_due), on PostgreSQL, when not inside a transaction (VACUUM cannot run in
+    one; tests' transactions skip it). Autovacuum does the same eventually, where it is on;
+    this makes the pages fast right after the job, with fresh statistics and a visibility map
+    that lets counts use index-only scans. Returns what ran, as "VACUUM table" or "ANALYZE
+    table". The counts read are the statistics collector's: a backend reports its changes
+    within about a second, so the last moment of a job may be counted by the next one."""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return []
     done = []
     with connection.cursor() as cursor:
-        for model in models:
-            table = model._meta.db_table
-            cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(table)}")
-            done.append(table)
+        limits = _thresholds(cursor)
+        for stats in _stats(cursor, [model._meta.db_table for model in models]):
+            due = maintenance_due(stats, limits)
+            if due is None:
+                continue
+            command = "VACUUM (ANALYZE)" if due == "vacuum" else "ANALYZE"
+            cursor.execute(f"{command} {connection.ops.quote_name(stats.table)}")
+            done.append(f"{command.split(' ')[0]} {stats.table}")
     return done

@@ -1,0 +1,62 @@
+"""Maintenance after a bulk job (reflections/services/maintenance.py): only the tables it
+changed, only when the change is large enough to matter, by autovacuum's own rule."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from reflections.models import Reflection
+from reflections.services.maintenance import (
+    TableStats,
+    Thresholds,
+    maintenance_due,
+    vacuum_rewritten,
+)
+from tests.factories import ReflectionFactory
+
+DEFAULTS = Thresholds()  # PostgreSQL's own defaults
+
+
+def stats(rows=10_000, dead=0, inserted=0, modified=0) -> TableStats:
+    return TableStats("reflections_reflection", rows, dead, inserted, modified)
+
+
+def test_a_table_nothing_changed_is_left_alone():
+    assert maintenance_due(stats(), DEFAULTS) is None
+
+
+def test_a_few_changes_to_a_large_table_do_not_matter_yet():
+    assert maintenance_due(stats(dead=1_000, inserted=1_000, modified=900), DEFAULTS) is None
+
+
+def test_dead_rows_above_a_fifth_of_the_table_call_for_a_vacuum():
+    assert maintenance_due(stats(dead=2_051), DEFAULTS) == "vacuum"
+
+
+def test_many_inserted_rows_call_for_a_vacuum_for_their_visibility_map():
+    assert maintenance_due(stats(inserted=3_001), DEFAULTS) == "vacuum"
+
+
+def test_rows_changed_since_the_last_analyze_call_for_an_analyze_alone():
+    assert maintenance_due(stats(modified=1_051), DEFAULTS) == "analyze"
+
+
+def test_a_new_table_without_a_row_estimate_counts_from_the_thresholds():
+    assert maintenance_due(stats(rows=-1, modified=51), DEFAULTS) == "analyze"
+    assert maintenance_due(stats(rows=-1, modified=50), DEFAULTS) is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="VACUUM is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_second_run_right_after_the_first_finds_nothing_to_do():
+    ReflectionFactory.create_batch(60)
+    vacuum_rewritten()  # whatever the statistics say so far
+
+    assert vacuum_rewritten() == []
+    assert Reflection.objects.count() == 60
+
+
+@pytest.mark.django_db
+def test_inside_a_transaction_nothing_runs():
+    assert vacuum_rewritten() == []
