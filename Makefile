@@ -27,8 +27,6 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 demo-data: install
 	$(BIN)/python manage.py migrate --noinput
-	# The cache of expensive dashboard figures (database backend unless REDIS_URL is set).
-	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py seed_demo --out $(DEMO_DIR) --scale $(DEMO_SCALE)
 	$(BIN)/python manage.py import_reflections $(DEMO_DIR) --create-departments
 	$(BIN)/python manage.py import_events $(DEMO_DIR)/logs

@@ -4,6 +4,8 @@ body under the size limit, and a request rate under the token's limit."""
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 
 from django.conf import settings
@@ -14,6 +16,9 @@ from ninja.security import HttpBearer
 
 from api.models import ApiToken
 from api.services.tokens import token_for
+from reflections.caching import guarded
+
+log = logging.getLogger(__name__)
 
 
 class TooLarge(Exception):
@@ -64,9 +69,17 @@ INGEST = ScopedBearer(ApiToken.Scope.INGEST)
 RETRIEVE = ScopedBearer(ApiToken.Scope.RETRIEVE)
 
 
+# Per-process windows, used while the shared cache cannot be reached: limits then hold per
+# process instead of across them, and the API keeps answering (issue 30: a Redis that was down,
+# or a database cache without its table, answered every API call with 500).
+LOCAL_WINDOWS: dict[str, int] = {}
+_local_lock = threading.Lock()
+
+
 def check_rate(token: ApiToken) -> None:
     """A fixed window per token in Django's cache (configure a shared cache, such as the
-    database cache, when several processes serve the API)."""
+    database cache, when several processes serve the API); in this process's memory while
+    that cache fails (logged)."""
     limit = settings.API_RATE_LIMIT
     if not limit:
         return
@@ -74,14 +87,33 @@ def check_rate(token: ApiToken) -> None:
     now = time.time()
     start = int(now // window) * window
     key = f"api-rate:{token.pk}:{start}"
-    cache.add(key, 0, timeout=window + 1)
     try:
-        used = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window + 1)
-        used = 1
+        used = _count_shared(key, window)
+    except Exception as error:  # any cache backend's failure: the count moves here
+        log.warning(
+            "rate-limit cache unavailable (%s): counting in this process", type(error).__name__
+        )
+        used = _count_local(key, start)
     if used > limit:
         raise RateLimited(max(1, int(start + window - now + 0.999)))
+
+
+def _count_shared(key: str, window: int) -> int:
+    with guarded():
+        cache.add(key, 0, timeout=window + 1)
+        try:
+            return cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=window + 1)
+            return 1
+
+
+def _count_local(key: str, start: int) -> int:
+    with _local_lock:
+        for old in [k for k in LOCAL_WINDOWS if int(k.rsplit(":", 1)[1]) < start]:
+            del LOCAL_WINDOWS[old]  # past windows
+        LOCAL_WINDOWS[key] = LOCAL_WINDOWS.get(key, 0) + 1
+        return LOCAL_WINDOWS[key]
 
 
 def read_json(request: HttpRequest):

@@ -49,7 +49,7 @@ def _bump(name: str) -> None:
         DataVersion.objects.filter(name=name).update(number=F("number") + 1)
 
 
-def _guarded():
+def guarded():
     """A savepoint around a database cache's statements inside a transaction, so a failed one
     (the cache table missing) does not abort the page's transaction; nothing for Redis."""
     if isinstance(caches["default"], DatabaseCache) and connection.in_atomic_block:
@@ -65,7 +65,7 @@ def cached[T](what: str, key_parts: tuple, compute: Callable[[], T], *, name: st
     digest = hashlib.sha256(repr(key_parts).encode()).hexdigest()[:24]
     try:
         key = f"{what}:{data_version(name)}:{digest}"
-        with _guarded():
+        with guarded():
             hit = cache.get(key)
     except Exception as error:
         log.warning("cache unavailable (%s): computing %s", type(error).__name__, what)
@@ -74,7 +74,7 @@ def cached[T](what: str, key_parts: tuple, compute: Callable[[], T], *, name: st
         return hit
     value = compute()
     try:
-        with _guarded():
+        with guarded():
             cache.set(key, value, TIMEOUT)
     except Exception as error:
         log.warning("cache unavailable (%s): %s not stored", type(error).__name__, what)

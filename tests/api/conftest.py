@@ -10,6 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
+from api.security import LOCAL_WINDOWS
 from api.services.tokens import create_token
 from tests.factories import DepartmentFactory
 
@@ -38,6 +39,7 @@ class ApiClient:
 @pytest.fixture(autouse=True)
 def _fresh_rate_counts():
     cache.clear()
+    LOCAL_WINDOWS.clear()
 
 
 @pytest.fixture
