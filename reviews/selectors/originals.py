@@ -32,6 +32,8 @@ def cluster_threshold() -> float:
     the configured backend's `cluster` cosine, above its duplicate candidates and restatements,
     so a cluster holds rewordings of one lesson, not lessons on the same topic."""
     return configured_backend().calibration.cluster
+
+
 SEARCH_LIMIT = 10
 
 

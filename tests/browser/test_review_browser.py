@@ -88,7 +88,8 @@ def expect_item(page, live_server, cycle: ReviewCycle, rank: int) -> None:
 
 def page_title(cycle: ReviewCycle, rank: int) -> str:
     """The title a full load of item `rank` has; a swapped-in item gets the same."""
-    return f"#{rank} {TITLES[rank - 1]} · {cycle.department.name} {cycle.quarter} · Reflexion Review"
+    where = f"{cycle.department.name} {cycle.quarter}"
+    return f"#{rank} {TITLES[rank - 1]} · {where} · Reflexion Review"
 
 
 def neighbour_radios(page):
