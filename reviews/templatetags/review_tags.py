@@ -79,6 +79,8 @@ def sparkline(values, width: int = 160, height: int = 32, label: str = "", attr:
 def verdict_label(value: str) -> str:
     from reviews.models import Verdict
 
+    if value == "restored":
+        return "Restored (deprecated, then put back)"
     return Verdict(value).label if value in Verdict.values else "Not reviewed"
 
 
