@@ -80,7 +80,7 @@ def verdict_label(value: str) -> str:
     from reviews.models import Verdict
 
     if value == "restored":
-        return "Restored (deprecated, then put back)"
+        return "Restored"
     return Verdict(value).label if value in Verdict.values else "Not reviewed"
 
 
