@@ -86,6 +86,14 @@ class ReviewItem(models.Model):
     # "Unsure / needs discussion": the item stays open and is listed for the cycle's manager;
     # the cycle's other reviewers may read it and join its thread.
     unsure_since = models.DateTimeField(null=True, blank=True)
+    # A deprecating verdict whose reflection was put back since (reviews.services.restore): the
+    # verdict stays as decided, and the item counts as restored, not deprecated, in the cycle's
+    # report and export. A new verdict on the item clears it.
+    restored_at = models.DateTimeField(null=True, blank=True)
+    restored_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    restore_note = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["cycle_id", "rank"]
@@ -102,6 +110,10 @@ class ReviewItem(models.Model):
     @property
     def is_done(self) -> bool:
         return bool(self.verdict)
+
+    @property
+    def is_restored(self) -> bool:
+        return self.restored_at is not None
 
     @property
     def is_unsure(self) -> bool:

@@ -21,6 +21,9 @@ class ImportJob(models.Model):
     stage = models.CharField(max_length=64, blank=True, default="")
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
+    # The bar, 0 to 100, only ever raised: each stage fills its own band of it (`advance`), so
+    # a stage that starts its own count of files never sends the bar back.
+    progress = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -46,7 +49,14 @@ class ImportJob(models.Model):
     def percent(self) -> int:
         if self.status == self.Status.DONE:
             return 100
-        return min(99, int(100 * self.done / self.total)) if self.total else 0
+        return self.progress
+
+    def advance(self, band: tuple[int, int]) -> None:
+        """Move the bar to `done` of `total` within the current stage's band (lo, hi) of the
+        whole, never back, and never to 100 before the job is done."""
+        low, high = band
+        within = min(self.done / self.total, 1.0) if self.total else 0.0
+        self.progress = max(self.progress, min(99, int(low + (high - low) * within)))
 
     @property
     def duration(self) -> str:

@@ -32,6 +32,18 @@ def _rows(items: list[dict]) -> list[dict]:
     return out
 
 
+def _totals(refl: dict, outcomes: Counter | None) -> dict:
+    """Each reflection counted once, as the per-file list counts it: a new or changed one the
+    scanner flagged is quarantined, not also created or updated (the import's own totals
+    count it in both). Reports without the per-file outcomes keep the import's totals."""
+    rejected = len(refl.get("rejected", []))
+    if outcomes is None:
+        counts = {k: refl.get(k, 0) for k in ("created", "updated", "unchanged")}
+        return counts | {"quarantined": refl.get("quarantined", 0), "rejected": rejected}
+    keys = ("created", "updated", "unchanged", "quarantined")
+    return {k: outcomes.get(k, 0) for k in keys} | {"rejected": rejected}
+
+
 def job_report(job: ImportJob) -> dict:
     """The stored report shaped for the page: totals, the per-file outcomes, every rejection
     and warning with its file, line and field (the first 500 of each; counts are whole)."""
@@ -43,9 +55,9 @@ def job_report(job: ImportJob) -> dict:
         report.get("refused_uploads", []) + refl.get("rejected", []) + logs.get("rejected", [])
     )
     warnings = refl.get("warnings", []) + logs.get("warnings", [])
+    outcomes = Counter(files.values())
     return {
-        "reflections": {k: refl.get(k, 0) for k in ("created", "updated", "unchanged")}
-        | {"quarantined": refl.get("quarantined", 0), "rejected": len(refl.get("rejected", []))},
+        "reflections": _totals(refl, outcomes if files else None),
         "logs": {
             "retrievals": logs.get("retrievals", {}),
             "tasks": logs.get("tasks", {}),
@@ -54,7 +66,7 @@ def job_report(job: ImportJob) -> dict:
         },
         "files": sorted(files.items())[:MAX_SHOWN_ROWS],
         "file_count": len(files),
-        "file_outcomes": dict(Counter(files.values())),
+        "file_outcomes": dict(outcomes),
         "rejected": _rows(rejected),
         "rejected_count": len(rejected),
         "warnings": _rows(warnings),

@@ -46,6 +46,9 @@ MAX_REQUEST_BYTES = 1024 * 1024 * 1024
 LOG_SUFFIXES = (".jsonl", ".csv")
 # The job row is written at most this often while files are read.
 PROGRESS_EVERY_SECONDS = 0.5
+# Each stage's share of the progress bar, in order: a stage counts its own files from 0, and
+# fills only its band, so the bar never runs back between stages.
+UNPACKING, READING, RUNS, LOGS, NEIGHBOURS = (0, 15), (15, 80), (80, 87), (87, 95), (95, 99)
 
 
 def upload_root() -> Path:
@@ -92,15 +95,22 @@ class _Progress:
     def __init__(self, job: ImportJob) -> None:
         self.job = job
         self.last = 0.0
+        self.band = UNPACKING
 
-    def stage(self, words: str, *, total: int | None = None) -> None:
+    def stage(
+        self, words: str, *, total: int | None = None, band: tuple[int, int] | None = None
+    ) -> None:
         self.job.stage = words if len(words) <= 64 else words[:63] + "…"
+        if band is not None:
+            self.band = band
         if total is not None:
             self.job.total = total
+        self.job.advance(self.band)
         self.save(force=True)
 
     def add(self, n: int = 1) -> None:
         self.job.done = min(self.job.done + n, self.job.total or self.job.done + n)
+        self.job.advance(self.band)
         self.save()
 
     def save(self, *, force: bool = False) -> None:
@@ -108,7 +118,10 @@ class _Progress:
         if force or now - self.last >= PROGRESS_EVERY_SECONDS:
             self.last = now
             ImportJob.objects.filter(pk=self.job.pk).update(
-                stage=self.job.stage, done=self.job.done, total=self.job.total
+                stage=self.job.stage,
+                done=self.job.done,
+                total=self.job.total,
+                progress=self.job.progress,
             )
 
 
@@ -120,14 +133,14 @@ def run_job(job: ImportJob) -> ImportJob:
     job.status, job.started_at = ImportJob.Status.RUNNING, timezone.now()
     job.save(update_fields=["status", "started_at"])
     try:
-        progress.stage("Unpacking the uploads")
+        progress.stage("Unpacking the uploads", band=UNPACKING)
         names, refused = _unpack(job, folder, progress)
         job.done = 0
         reflection_paths, log_paths = _sort_files(folder / "unpacked")
         run_paths = _runs(folder / "unpacked")
         # A run is read whole by its own reader, never as loose reflection files.
         reflection_paths = [p for p in reflection_paths if p not in run_paths]
-        progress.stage("Reading reflection files", total=len(log_paths))
+        progress.stage("Reading reflection files", total=len(log_paths), band=READING)
         reflections = ImportSummary(files={})
         events = ImportSummary()
         if reflection_paths:
@@ -143,10 +156,10 @@ def run_job(job: ImportJob) -> ImportJob:
                 progress=progress.add,
             )
         if run_paths:
-            progress.stage("Importing Reflexion runs")
+            progress.stage("Importing Reflexion runs", band=RUNS)
         runs = [_import_run(job, path) for path in run_paths]
         if log_paths:
-            progress.stage("Importing logs and trajectory pools")
+            progress.stage("Importing logs and trajectory pools", band=LOGS)
             events = import_events(
                 paths=log_paths,
                 default_department=job.default_department or None,
@@ -156,7 +169,7 @@ def run_job(job: ImportJob) -> ImportJob:
         neighbours: list[str] = []
         if reflections.created or reflections.updated or any(r.get("created") for r in runs):
             # Duplicate candidates for what arrived, so a cycle opened next has them.
-            progress.stage("Finding duplicate candidates")
+            progress.stage("Finding duplicate candidates", band=NEIGHBOURS)
             try:
                 found = refresh_neighbours(departments=stale_departments())
                 neighbours = [d["department"] for d in found["departments"]]

@@ -12,6 +12,7 @@ from reflections.access import ADMIN, user_roles
 from reflections.forms import ImportForm
 from reflections.models import ImportJob
 from reflections.selectors.imports import job_report, recent_jobs
+from reflections.selectors.workers import WORKER_COMMAND, import_worker_state
 from reflections.services.web_import import start_import
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
@@ -40,7 +41,12 @@ def import_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "reflections/import_new.html",
-        {"form": form, "jobs": recent_jobs()},
+        {
+            "form": form,
+            "jobs": recent_jobs(),
+            "worker": import_worker_state(),
+            "worker_command": WORKER_COMMAND,
+        },
         status=status,
     )
 
@@ -50,7 +56,13 @@ def import_new(request: HttpRequest) -> HttpResponse:
 def import_job(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     _require_admin(request)
     job = get_object_or_404(ImportJob.objects.select_related("user"), pk=pk)
-    context = {"job": job, "report": job_report(job) if job.finished else None}
+    context = {
+        "job": job,
+        "report": job_report(job) if job.finished else None,
+        # While it waits: is a worker taking tasks at all? (reflections/selectors/workers.py)
+        "worker": import_worker_state(job) if job.status == ImportJob.Status.QUEUED else None,
+        "worker_command": WORKER_COMMAND,
+    }
     if wants_fragment(request):
         return render(request, "reflections/import_job.html#job-progress", context)
     return render(request, "reflections/import_job.html", context)

@@ -193,13 +193,15 @@ VERDICT_ORDER = [Verdict.KEEP, Verdict.ECHO_CHAMBER, Verdict.OUTDATED, Verdict.D
 @dataclass
 class Report:
     cycle: ReviewCycle
-    counts: dict[str, int]  # verdict value (and "not_reviewed") → items
+    counts: dict[str, int]  # verdict value (and "restored", "not_reviewed") → items
     deprecated: list[ReviewItem]
     duplicates: list[ReviewItem]
     progress: CycleProgress
     previous: Report | None = None
     # The discussion: items still marked unsure, and every item's comments (oldest first).
     unsure: list[ReviewItem] = field(default_factory=list)
+    # Deprecated by their verdict, then put back (reviews.services.restore): not deprecated.
+    restored: list[ReviewItem] = field(default_factory=list)
     discussed: list[tuple[ReviewItem, list]] = field(default_factory=list)
 
     @property
@@ -248,6 +250,15 @@ class Report:
                 for r in self.progress.reviewers
             ],
             "deprecated": [item_row(i) for i in self.deprecated],
+            "restored": [
+                item_row(i)
+                | {
+                    "restored_by": i.restored_by.get_username() if i.restored_by else None,
+                    "restored_at": i.restored_at.isoformat(),
+                    "restore_note": i.restore_note,
+                }
+                for i in self.restored
+            ],
             "duplicates": [
                 {"source_path": i.reflection.source_path, "original": i.duplicate_of.source_path}
                 for i in self.duplicates
@@ -300,18 +311,21 @@ def cycle_dict(cycle: ReviewCycle) -> dict:
 
 def _report(cycle: ReviewCycle, *, with_previous: bool, user=None) -> Report:
     items = list(
-        cycle.items.select_related("reflection", "duplicate_of", "decided_by", "reviewer").order_by(
-            "rank"
-        )
+        cycle.items.select_related(
+            "reflection", "duplicate_of", "decided_by", "reviewer", "restored_by"
+        ).order_by("rank")
     )
-    counts = {v.value: 0 for v in VERDICT_ORDER} | {"not_reviewed": 0}
+    # A restored item counts once, as restored, not under the verdict it was restored from.
+    counts = {v.value: 0 for v in VERDICT_ORDER} | {"restored": 0, "not_reviewed": 0}
     for item in items:
-        counts[item.verdict or "not_reviewed"] += 1
+        counts["restored" if item.is_restored else item.verdict or "not_reviewed"] += 1
+    standing = [i for i in items if not i.is_restored]
     report = Report(
         cycle=cycle,
         counts=counts,
-        deprecated=[i for i in items if i.verdict and i.verdict != Verdict.KEEP],
-        duplicates=[i for i in items if i.verdict == Verdict.DUPLICATE],
+        deprecated=[i for i in standing if i.verdict and i.verdict != Verdict.KEEP],
+        duplicates=[i for i in standing if i.verdict == Verdict.DUPLICATE],
+        restored=[i for i in items if i.is_restored],
         progress=progress([cycle])[0],
         unsure=sorted((i for i in items if i.is_unsure), key=lambda i: (i.unsure_since, i.rank)),
     )

@@ -33,11 +33,14 @@ def deprecation_items(
 ) -> QuerySet[ReviewItem]:
     """Review items whose current verdict deprecates a reflection that is still deprecated.
 
-    An undone verdict is cleared on the item, so it is not here; a reflection quarantined since
-    (a re-import found a secret) is not either: its text is for admins only.
+    An undone verdict is cleared on the item, so it is not here; a restored one is marked on
+    the item and is not either (the cycle's report counts it as restored); nor is a reflection
+    quarantined since (a re-import found a secret): its text is for admins only.
     """
     items = ReviewItem.objects.filter(
-        verdict__in=DEPRECATING_VERDICTS, reflection__state=State.DEPRECATED
+        verdict__in=DEPRECATING_VERDICTS,
+        restored_at__isnull=True,
+        reflection__state=State.DEPRECATED,
     )
     if cycle is not None:
         items = items.filter(cycle=cycle)

@@ -42,7 +42,9 @@ class ItemFilters:
 
 def cycle_items(cycle: ReviewCycle, user, filters: ItemFilters | None = None) -> QuerySet:
     """Managers see every item; reviewers their own and the ones marked unsure."""
-    items = cycle.items.select_related("reflection", "reviewer", "duplicate_of").order_by("rank")
+    items = cycle.items.select_related("reflection__agent", "reviewer", "duplicate_of").order_by(
+        "rank"
+    )
     if not can_manage(user):
         items = items.filter(Q(reviewer=user) | Q(unsure_since__isnull=False))
     f = filters or ItemFilters()

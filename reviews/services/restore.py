@@ -1,7 +1,9 @@
 """Restoring a deprecated reflection (DOMAIN §5): a reviewer of its department or an admin puts
 it back, with a note, even when the cycle that deprecated it has closed. It returns to the state
 it had before the verdict; the history row and a Decision on the deprecating item record who
-and why, and the next write-back takes the deprecation out of its file."""
+and why, the item is marked restored (its verdict kept as decided, counted as restored in the
+cycle's report and left out of the deprecations export), and the next write-back takes the
+deprecation out of its file."""
 
 from __future__ import annotations
 
@@ -28,9 +30,12 @@ def can_restore(user, reflection: Reflection) -> bool:
 
 
 def deprecating_item(reflection: Reflection) -> ReviewItem | None:
-    """The review item whose verdict deprecated the reflection: the latest decided one."""
+    """The review item whose verdict deprecated the reflection: the latest decided one not
+    restored since."""
     return (
-        ReviewItem.objects.filter(reflection=reflection, verdict__in=DEPRECATING_VERDICTS)
+        ReviewItem.objects.filter(
+            reflection=reflection, verdict__in=DEPRECATING_VERDICTS, restored_at__isnull=True
+        )
         .select_related("cycle", "duplicate_of")
         .order_by("-decided_at", "-id")
         .first()
@@ -60,6 +65,10 @@ def restore_reflection(*, reflection_id: int, user, note: str) -> Reflection:
         to_state, by=user, why=f"restored{where} — {note}", deprecated_reason=reason
     )
     if item is not None:
+        now = timezone.now()
+        item.restored_at, item.restored_by, item.restore_note = now, user, note
+        item.version += 1  # a tab showing the verdict with its undo is stale now
+        item.save(update_fields=["restored_at", "restored_by", "restore_note", "version"])
         Decision.objects.create(
             item=item,
             action=Decision.Action.RESTORE,
@@ -69,6 +78,6 @@ def restore_reflection(*, reflection_id: int, user, note: str) -> Reflection:
             from_state=State.DEPRECATED,
             to_state=to_state,
             actor=user,
-            at=timezone.now(),
+            at=now,
         )
     return reflection

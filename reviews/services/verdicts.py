@@ -136,6 +136,8 @@ def decide(
     item.verdict, item.duplicate_of, item.note = verdict, original, note
     item.decided_at, item.decided_by = now, user
     item.unsure_since = None  # a verdict ends the discussion
+    # A new verdict supersedes a restore of the one before it.
+    item.restored_at, item.restored_by, item.restore_note = None, None, ""
     item.version += 1
     item.seconds_spent += spent
     item.save()
@@ -163,6 +165,11 @@ def undo(*, item_id: int, user, version: int, batch: str = "") -> ReviewItem:
     _check_can_act(item, user, version)
     if not item.verdict:
         raise ReviewError(f"#{item.rank} has no verdict to undo")
+    if item.is_restored:
+        raise ReviewError(
+            f"#{item.rank} was restored by {item.restored_by.get_username()} since its verdict; "
+            "record a new verdict to change it"
+        )
     reflection = Reflection.objects.select_for_update().get(pk=item.reflection_id)
     if reflection.state == State.QUARANTINED:
         raise ReviewError("this reflection was quarantined since; an admin handles it")

@@ -79,6 +79,8 @@ def sparkline(values, width: int = 160, height: int = 32, label: str = "", attr:
 def verdict_label(value: str) -> str:
     from reviews.models import Verdict
 
+    if value == "restored":
+        return "Restored"
     return Verdict(value).label if value in Verdict.values else "Not reviewed"
 
 
@@ -91,3 +93,23 @@ def lookup(mapping, key):
 def get_item(mapping, key):
     """`mapping[key]` in a template, None when absent."""
     return mapping.get(key) if mapping else None
+
+
+@register.filter
+def with_tag(messages, tag: str) -> list:
+    """The messages carrying `tag` among their extra tags (a bulk action's, shown beside the
+    item list it acted on)."""
+    return [m for m in messages or () if tag in (m.extra_tags or "").split()]
+
+
+@register.filter
+def without_tag(messages, tag: str) -> list:
+    return [m for m in messages or () if tag not in (m.extra_tags or "").split()]
+
+
+@register.filter
+def path_tail(path: str, length: int = 44) -> str:
+    """The end of a source path, where reflections with one title differ (the file and its
+    anchor), shortened from the left."""
+    tail = (path or "").rsplit("/", 1)[-1]
+    return tail if len(tail) <= length else "…" + tail[-(length - 1) :]

@@ -35,20 +35,38 @@ def _selected(request, cycle, select: str, filters: ItemFilters) -> list:
     return [i for i in items if i.rank in ranks]
 
 
-def _describe(form, cycle, count: int) -> str:
+# What _describe's sentence says once done.
+PAST = {"Keep": "Kept", "Mark": "Marked", "Assign": "Assigned"}
+
+
+def _original(form, cycle):
+    """The cycle's item the duplicates are marked as copies of, when it is one of the cycle's."""
+    if form.cleaned_data["action"] != ReviewBatch.Action.DUPLICATE:
+        return None
+    return (
+        cycle.items.filter(reflection_id=form.cleaned_data["duplicate_of"])
+        .select_related("reflection__agent")
+        .first()
+    )
+
+
+def _describe(form, original, count: int) -> str:
     action = form.cleaned_data["action"]
     noun = f"{count} item{'s' if count != 1 else ''}"
     if action == ReviewBatch.Action.KEEP:
         return f"Keep all {noun}" if count != 1 else f"Keep {noun}"
     if action == ReviewBatch.Action.DUPLICATE:
-        original = (
-            cycle.items.filter(reflection_id=form.cleaned_data["duplicate_of"])
-            .select_related("reflection")
-            .first()
-        )
-        name = f"#{original.rank} {original.reflection.title}" if original else "the original"
+        # A title's own full stop would end the sentence early ("….?", "…..").
+        title = original.reflection.title.rstrip(".") if original else ""
+        name = f"#{original.rank} {title}" if original else "the original"
         return f"Mark {noun} as duplicates of {name}"
     return f"Assign {noun} to {form.cleaned_data['to_reviewer'].get_username()}"
+
+
+def _say(request, level, text: str) -> None:
+    """A bulk action's outcome, shown beside the item list it redirects to (extra tag "bulk";
+    reviews/_cycle_items.html), not at the top of the page, out of view."""
+    messages.add_message(request, level, text, extra_tags="bulk")
 
 
 @login_required
@@ -59,29 +77,48 @@ def bulk_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = BulkForm(request.POST)
     if not form.is_valid():
         problems = "; ".join(" ".join(v) for v in form.errors.values())
-        messages.error(request, f"Nothing changed — {problems}.")
+        _say(request, messages.ERROR, f"Nothing changed — {problems}.")
         return redirect(_back(cycle, filters))
     items = _selected(request, cycle, form.cleaned_data["select"], filters)
+    original = _original(form, cycle)
+    # The original is never marked a duplicate of itself: it is left out of the count and the
+    # list, and named apart.
+    kept_apart = [i for i in items if original is not None and i.pk == original.pk]
+    items = [i for i in items if i not in kept_apart]
     if not items:
-        messages.error(request, "Nothing changed — no items were selected.")
+        why = (
+            "the only item selected is the original itself"
+            if kept_apart
+            else "no items were selected"
+        )
+        _say(request, messages.ERROR, f"Nothing changed — {why}.")
         return redirect(_back(cycle, filters))
-    what = _describe(form, cycle, len(items))
+    what = _describe(form, original, len(items))
+    apart = f" #{original.rank}, the original, stays as it is." if kept_apart else ""
+    context = {
+        "cycle": cycle,
+        "form": form,
+        "items": items,
+        "what": what,
+        "filters": filters,
+        "original": original,
+        "original_selected": bool(kept_apart),
+    }
     if not form.cleaned_data["confirm"]:
         # One confirmation naming the count; it carries the exact ranks it showed.
-        context = {"cycle": cycle, "form": form, "items": items, "what": what, "filters": filters}
         return render(request, "reviews/bulk_confirm.html", context)
     ranks = [i.rank for i in items]
     action = form.cleaned_data["action"]
     try:
         if action == ReviewBatch.Action.ASSIGN:
-            batch = bulk_assign(
+            bulk_assign(
                 cycle=cycle,
                 user=request.user,
                 ranks=ranks,
                 to_reviewer=form.cleaned_data["to_reviewer"],
             )
         else:
-            batch = bulk_verdict(
+            bulk_verdict(
                 cycle=cycle,
                 user=request.user,
                 ranks=ranks,
@@ -91,19 +128,14 @@ def bulk_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             )
     except NeedsConfirmation as asked:
         # The duplicate guard asks first, as it does for one item; confirming records them.
-        context = {
-            "cycle": cycle,
-            "form": form,
-            "items": items,
-            "what": what,
-            "filters": filters,
-            "warnings": asked.warnings,
-        }
+        context["warnings"] = asked.warnings
         return render(request, "reviews/bulk_confirm.html", context, status=409)
     except ReviewError as error:
-        messages.error(request, f"Nothing changed — {error}.")
+        _say(request, messages.ERROR, f"Nothing changed — {error}.")
         return redirect(_back(cycle, filters))
-    messages.success(request, f"Done: {what.lower()} ({batch.count} recorded). Undo it below.")
+    verb, rest = what.split(" ", 1)
+    done = f"{PAST[verb]} {rest}"
+    _say(request, messages.SUCCESS, f"{done}.{apart} Undo it below, under Recent bulk actions.")
     return redirect(_back(cycle, filters))
 
 
@@ -115,12 +147,12 @@ def bulk_undo(request: HtmxHttpRequest, pk: int, batch: int) -> HttpResponse:
     try:
         result = undo_batch(batch_id=found.pk, user=request.user)
     except ReviewError as error:
-        messages.error(request, f"Not undone — {error}.")
+        _say(request, messages.ERROR, f"Not undone — {error}.")
     else:
         n = len(result.undone)
         text = f"Undid the batch: {n} item{'s' if n != 1 else ''} as they were."
         if result.skipped:
             changed = ", ".join(f"#{r}" for r in result.skipped)
             text += f" Left {changed} alone: they changed after the batch."
-        messages.success(request, text)
+        _say(request, messages.SUCCESS, text)
     return redirect(reverse("reviews:cycle", args=[cycle.pk]) + "#items")

@@ -94,7 +94,7 @@ def test_a_bulk_duplicate_and_its_undo(page, live_server, world):
         "Mark 2 items as duplicates of #1 Lesson 1?"
     )
     page.click("#bulk-confirm-submit")
-    expect(page.locator(".messages")).to_contain_text("Done: mark 2 items as duplicates")
+    expect(page.locator(".messages")).to_contain_text("Marked 2 items as duplicates")
     expect(page.locator("#bulk-form tbody tr").nth(1)).to_contain_text("Duplicate")
     expect(page.locator("#bulk-form tbody tr").nth(2)).to_contain_text("Duplicate")
     items = world["cycle"].items

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
 def word_backend(settings):
     settings.SIMILARITY_BACKEND = "word"
 
+
 LESSON = [
     {"heading": "What happened?", "body": "The ledger transfer was booked twice at month end."},
     {"heading": "What should I do differently?", "body": "Check pending transfers first."},

@@ -24,6 +24,7 @@ def nearest_neighbours(docs, *, k=8, threshold=DEFAULT_THRESHOLD):
     vectors = WordBackend().fit(texts)(texts)
     return nearest([doc_id for doc_id, _ in docs], vectors, k=k, threshold=threshold)
 
+
 LEDGER = (
     "Reconcile the ledger before closing the month. The transfer between accounts was "
     "booked twice, so the balance was off; check pending transfers before reconciling."

@@ -216,3 +216,34 @@ class TestBulkPages:
             )
         )
         assert [i["value"] for i in page.select("#bulk-form input[name=ranks]")] == ["1"]
+
+    def test_the_original_alone_is_nothing_to_mark_and_says_so_beside_the_list(self, world):
+        cycle = world["cycle"]
+        first = cycle.items.get(rank=1)
+        client = client_for(world["ana"])
+        form = {"action": "duplicate", "select": "hand", "ranks": ["1"],
+                "duplicate_of": first.reflection_id}  # fmt: skip
+        response = client.post(reverse("reviews:bulk", args=[cycle.pk]), form, follow=True)
+        said = soup(response).select_one("#items #bulk-result .messages")
+        assert "the only item selected is the original itself" in said.get_text()
+        assert len(soup(response).select(".messages")) == 1  # not at the top as well
+        assert not ReviewBatch.objects.exists()
+
+    def test_the_confirmation_carries_the_original_apart_so_the_outcome_names_it(self, world):
+        cycle = world["cycle"]
+        first = cycle.items.get(rank=1)
+        client = client_for(world["ana"])
+        url = reverse("reviews:bulk", args=[cycle.pk])
+        form = {"action": "duplicate", "select": "hand", "ranks": ["1", "3", "5"],
+                "duplicate_of": first.reflection_id}  # fmt: skip
+        page = soup(client.post(url, form))
+        assert page.select_one("#confirm-title").get_text(strip=True).startswith("Mark 2 items")
+        ranks = [i["value"] for i in page.select("#bulk-confirm input[name=ranks]")]
+        assert sorted(ranks) == ["1", "3", "5"]
+        done = client.post(
+            url, {**form, "ranks": ranks, "confirm": "1", "guard_confirmed": "1"}, follow=True
+        )
+        said = soup(done).select_one("#bulk-result").get_text(" ", strip=True)
+        assert "Marked 2 items as duplicates of #1 Lesson 1." in said
+        assert "#1, the original, stays as it is." in said
+        assert ReviewBatch.objects.get().count == 2

@@ -291,6 +291,7 @@ class TestProgressAndClosing:
             "echo_chamber": 0,
             "outdated": 1,
             "duplicate": 1,
+            "restored": 0,
             "not_reviewed": 1,
         }
         assert [i.rank for i in report.deprecated] == [2, 3]

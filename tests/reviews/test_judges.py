@@ -255,4 +255,4 @@ class TestQueue:
         panel = page.select_one(".judge-suggestion").get_text(" ", strip=True)
         assert "j1" in panel and "Duplicate" in panel and "0.81" in panel
         assert "The original lesson" in panel
-        assert page.select("#verdict-form input:checked") == []
+        assert page.select("#queue-item input:checked") == []

@@ -10,8 +10,9 @@ from django.core.management import CommandError, call_command
 
 from reflections.models import Reflection, ReflectionHistory, State
 from reviews.models import Decision
+from reviews.selectors.cycles import cycle_report
 from reviews.selectors.export import deprecation_rows
-from reviews.services.cycles import ReviewError, close_cycle
+from reviews.services.cycles import Conflict, ReviewError, close_cycle
 from reviews.services.restore import restore_reflection
 from reviews.services.verdicts import decide, undo
 from reviews.services.writeback import write_back
@@ -150,14 +151,59 @@ def test_a_restored_reflection_leaves_the_deprecation_export(deprecated_in_a_clo
     assert deprecation_rows() == []
 
 
-def test_restored_in_an_open_cycle_the_verdict_can_still_be_undone():
+def test_restored_in_an_open_cycle_the_verdict_has_nothing_left_to_undo_but_can_be_replaced():
     cycle, ana = make_cycle()
     it = cycle.items.get(rank=2)  # archived before the review
     decide(item_id=it.pk, user=ana, verdict="echo_chamber", version=0)
     restore_reflection(reflection_id=it.reflection_id, user=ana, note="not an echo")
     assert state_of(it.reflection) == ("archived", "")
 
-    undo(item_id=it.pk, user=ana, version=1)
+    # The restore already put the reflection back; an open tab's undo is stale, a fresh one is
+    # refused with the reason.
+    with pytest.raises(Conflict):
+        undo(item_id=it.pk, user=ana, version=1)
+    with pytest.raises(ReviewError, match="was restored by ana"):
+        undo(item_id=it.pk, user=ana, version=2)
+
+    # A new verdict replaces the restored one, and the item is no longer counted as restored.
+    decide(item_id=it.pk, user=ana, verdict="keep", version=2)
+    it.refresh_from_db()
+    assert (it.verdict, it.is_restored, it.restore_note) == ("keep", False, "")
     assert state_of(it.reflection) == ("archived", "")
     actions = list(Decision.objects.filter(item=it).values_list("action", flat=True))
-    assert actions == ["verdict", "restore", "undo"]
+    assert actions == ["verdict", "restore", "verdict"]
+
+
+def test_the_item_is_marked_restored_by_whom_and_why(deprecated_in_a_closed_cycle):
+    item, ana = deprecated_in_a_closed_cycle
+    restore_reflection(reflection_id=item.reflection_id, user=ana, note="the tool is back")
+    item.refresh_from_db()
+    assert item.is_restored
+    assert (item.restored_by, item.restore_note) == (ana, "the tool is back")
+    assert item.verdict == "outdated"  # as it was decided
+
+
+def test_the_report_counts_a_restored_item_as_restored_not_deprecated():
+    cycle, ana = make_cycle()
+    first, second = cycle.items.get(rank=1), cycle.items.get(rank=2)
+    decide(item_id=first.pk, user=ana, verdict="echo_chamber", version=0)
+    decide(item_id=second.pk, user=ana, verdict="outdated", version=0)
+    restore_reflection(reflection_id=first.reflection_id, user=ana, note="not an echo")
+
+    report = cycle_report(cycle)
+    assert report.counts == {
+        "keep": 0,
+        "echo_chamber": 0,
+        "outdated": 1,
+        "duplicate": 0,
+        "restored": 1,
+        "not_reviewed": 1,
+    }
+    assert [i.rank for i in report.deprecated] == [2]
+    assert [i.rank for i in report.restored] == [1]
+    assert report.deprecated_share == pytest.approx(1 / 3)
+    # The export lists what the report calls deprecated, and nothing else.
+    rows = deprecation_rows(cycle=cycle)
+    assert [r["source_path"] for r in rows] == [second.reflection.source_path]
+    restored_row = report.as_dict()["restored"][0]
+    assert (restored_row["verdict"], restored_row["restored_by"]) == ("echo_chamber", "ana")

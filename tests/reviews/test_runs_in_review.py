@@ -23,11 +23,7 @@ pytestmark = pytest.mark.django_db
 # Real runs of the reference implementation, shipped as samples.
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "samples" / "reflexion-runs"
 
-RUN = next(
-    (SAMPLE_RUNS / "programming").glob(
-        "*.jsonl"
-    )
-)
+RUN = next((SAMPLE_RUNS / "programming").glob("*.jsonl"))
 
 
 @pytest.fixture

@@ -31,6 +31,12 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  #{item.rank} {item.reflection.source_path}: {item.verdict}{extra}{note}"
             )
+        for item in report.restored:
+            who = item.restored_by.get_username() if item.restored_by else "?"
+            self.stdout.write(
+                f"  restored: #{item.rank} {item.reflection.source_path} ({item.verdict}, "
+                f"restored by {who} {item.restored_at:%Y-%m-%d})"
+            )
         for item in report.unsure:
             self.stdout.write(f"  unsure: #{item.rank} {item.reflection.source_path}")
         for item, comments in report.discussed:
