@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MISSING_TABLE = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "no_such_cache_table",  # as after `migrate` on a database made before 0028
+        "LOCATION": "no_such_cache_table",  # as after `migrate` on a database made before 0029
     }
 }
 

@@ -12,6 +12,6 @@ def create_cache_table(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("reflections", "0027_reflexion_runs")]
+    dependencies = [("reflections", "0028_import_job_progress")]
 
     operations = [migrations.RunPython(create_cache_table, migrations.RunPython.noop)]
