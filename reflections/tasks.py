@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.tasks import TaskResultStatus, task
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from reflections.models import ImportJob
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +104,16 @@ def schedule_daily_policies(*, now: datetime | None = None):
     if waiting:
         return None
     return run_daily_policies.using(run_after=next_daily_run(now)).enqueue()
+
+
+def queue_import(**upload) -> ImportJob:
+    """A web import stored (reflections.services.web_import.start_import, with its keyword
+    arguments) and queued for the worker."""
+    from reflections.services.web_import import start_import
+
+    job = start_import(**upload)
+    run_import_job.enqueue(job.pk)
+    return job
 
 
 @task

@@ -66,9 +66,8 @@ def start_import(
     default_department: str = "",
     create_departments: bool = False,
 ) -> ImportJob:
-    """Store the uploads under the job's private folder and queue the job."""
-    from reflections.tasks import run_import_job
-
+    """The job and its uploads, stored under the job's private folder; queued by
+    reflections.tasks.queue_import (the task module runs this service, never the reverse)."""
     files = list(files)
     job = ImportJob.objects.create(
         user=user,
@@ -85,7 +84,6 @@ def start_import(
         with open(uploads / f"{index:03d}{suffix}", "wb") as out:
             for chunk in upload.chunks():
                 out.write(chunk)
-    run_import_job.enqueue(job.pk)
     return job
 
 

@@ -13,7 +13,7 @@ from reflections.forms import ImportForm
 from reflections.models import ImportJob
 from reflections.selectors.imports import job_report, recent_jobs
 from reflections.selectors.workers import WORKER_COMMAND, import_worker_state
-from reflections.services.web_import import start_import
+from reflections.tasks import queue_import
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 
 
@@ -30,7 +30,7 @@ def import_new(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         department = form.cleaned_data["default_department"]
-        job = start_import(
+        job = queue_import(
             user=request.user,
             files=form.cleaned_data["files"],
             default_department=department.slug if department else "",
