@@ -15,7 +15,7 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
 from api.models import ApiToken
-from api.services.tokens import token_for
+from api.services.tokens import TokenExpired, token_for
 from reflections.caching import guarded
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,10 @@ class ScopedBearer(HttpBearer):
         super().__init__()
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
-        found = token_for(token)
+        try:
+            found = token_for(token)
+        except TokenExpired as exc:
+            raise HttpError(401, str(exc)) from None
         if found is None:
             return None  # 401, the same for an unknown and a revoked token
         if found.scope != self.scope:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.utils import timezone
 
@@ -21,7 +21,26 @@ def digest(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def create_token(*, name: str, scope: str, user=None) -> tuple[ApiToken, str]:
+class TokenExpired(Exception):
+    """A known, unrevoked token past its expiry (answered 401 with the date)."""
+
+    def __init__(self, token: ApiToken):
+        self.token = token
+        super().__init__(
+            f"this token expired on {timezone.localtime(token.expires_at):%Y-%m-%d %H:%M %Z}; "
+            "ask an admin for a new one under API tokens"
+        )
+
+
+def end_of_day(day: date) -> datetime:
+    """When a token given the expiry date `day` stops working: the last moment of that day, local
+    time (shown as `day` 23:59, so the list says the date the admin picked)."""
+    return timezone.make_aware(datetime.combine(day, time.max))
+
+
+def create_token(
+    *, name: str, scope: str, user=None, expires_at: datetime | None = None
+) -> tuple[ApiToken, str]:
     """A new token and its secret, the only time the secret exists outside the caller."""
     name = name.strip()
     if not name or len(name) > 100:
@@ -36,18 +55,22 @@ def create_token(*, name: str, scope: str, user=None) -> tuple[ApiToken, str]:
         hint=raw[len(PREFIX) : len(PREFIX) + 4],
         created_by=user if getattr(user, "pk", None) else None,
         created_at=timezone.now(),
+        expires_at=expires_at,
     )
     return token, raw
 
 
 def token_for(raw: str) -> ApiToken | None:
-    """The active token `raw` is; None when it is unknown or revoked (answered alike)."""
+    """The active token `raw` is; None when it is unknown or revoked (answered alike). Raises
+    TokenExpired for a token past its expiry date, so its holder learns why it stopped."""
     if not raw.startswith(PREFIX) or len(raw) > 200:
         return None
     token = ApiToken.objects.filter(secret_hash=digest(raw), revoked_at__isnull=True).first()
     if token is None:
         return None
     now = timezone.now()
+    if token.is_expired(now):
+        raise TokenExpired(token)
     if token.last_used_at is None or now - token.last_used_at >= TOUCH_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now

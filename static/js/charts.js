@@ -71,22 +71,62 @@
         return !(mark.type === "text" && mark.color === MARKER);
       });
     }
+    fitAxes(spec, width);
     const title = spec.title;
     const perLine = Math.max(24, Math.floor(width / 8));
     if (title && typeof title.text === "string" && title.text.length > perLine) {
-      const lines = [];
-      let line = "";
-      title.text.split(" ").forEach(function (word) {
-        if (line && (line + " " + word).length > perLine) {
-          lines.push(line);
-          line = word;
-        } else {
-          line = line ? line + " " + word : word;
+      title.text = wrap(title.text, perLine);
+    }
+  }
+
+  function wrap(text, perLine) {
+    const lines = [];
+    let line = "";
+    text.split(" ").forEach(function (word) {
+      if (line && (line + " " + word).length > perLine) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line ? line + " " + word : word;
+      }
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  // A label axis (a reflection's title per row) gets at most a third of a narrow chart, so the
+  // plot keeps room for its data (the full label is in the tooltip and the table); a number
+  // axis gets fewer ticks, so its labels do not run into one another.
+  function fitAxes(spec, width) {
+    const labels = Math.max(90, Math.round(width / 3));
+    const visit = function (node) {
+      if (!node || typeof node !== "object") return;
+      const encoding = node.encoding || {};
+      ["x", "y"].forEach(function (channel) {
+        const enc = encoding[channel];
+        if (!enc || typeof enc !== "object") return;
+        if (enc.type === "nominal" || enc.type === "ordinal") {
+          if (channel === "y") {
+            enc.axis = Object.assign({}, enc.axis, {
+              labelLimit: Math.min((enc.axis && enc.axis.labelLimit) || labels, labels),
+            });
+          }
+        } else if (enc.type === "quantitative") {
+          if (enc.axis) {
+            enc.axis = Object.assign({}, enc.axis, {
+              tickCount: Math.min(enc.axis.tickCount || 4, 4),
+            });
+          }
+          // The title is centred under the plot, beside the label axis: wrap to the plot's width.
+          const perLine = Math.max(16, Math.floor((width - labels - 30) / 7));
+          if (typeof enc.title === "string" && enc.title.length > perLine) {
+            enc.title = wrap(enc.title, perLine);
+          }
         }
       });
-      if (line) lines.push(line);
-      title.text = lines;
-    }
+      (node.layer || []).forEach(visit);
+    };
+    visit(spec);
   }
 
   function drawAll() {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.support import CHROMIUM, RECORD_CSP_VIOLATIONS
+from tests.browser.support import CHROMIUM, recording_page
 
 
 @pytest.fixture
@@ -27,12 +27,6 @@ def browser(monkeypatch):
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.csp_violations = []
-    page.expose_function("__reportCspViolation", lambda v: page.csp_violations.append(v))
-    page.add_init_script(RECORD_CSP_VIOLATIONS)
-    page.console_messages = []
-    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
-    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
+    page = recording_page(context)
     yield page
     context.close()

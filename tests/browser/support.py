@@ -32,6 +32,19 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
+def recording_page(context):
+    """A new page of `context` that records CSP violations and console messages (every
+    browser test's page; the layout test opens one per role and width)."""
+    page = context.new_page()
+    page.csp_violations = []
+    page.expose_function("__reportCspViolation", lambda v: page.csp_violations.append(v))
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
+    page.console_messages = []
+    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: page.console_messages.append(f"pageerror: {e}"))
+    return page
+
+
 def sign_in(page, live_server, username: str, to: str = "/reflections/") -> None:
     """Through the real sign-in form, landing on `to`."""
     page.goto(f"{live_server.url}/login/?next={to}")

@@ -3,8 +3,12 @@ reads the API documentation page."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from api.models import ApiToken
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
 from tests.factories import UserFactory
 
@@ -29,12 +33,67 @@ def test_an_admin_creates_a_token_once_and_revokes_it(page, live_server, tmp_pat
 
     page.goto(f"{live_server.url}/api-tokens/")
     assert token not in page.content()
-    page.click("main button:has-text('Revoke')")
+    page.click("main a:has-text('Revoke')")
+    assert "runtime-eu" in page.inner_text("h1")
+    page.click("#revoke-confirm button[type=submit]")
     assert "revoked" in page.inner_text("main")
     answer = page.request.get(
         f"{live_server.url}/api/v1/changes", headers={"Authorization": f"Bearer {token}"}
     )
     assert answer.status == 401
+
+
+def test_reloading_after_creating_a_token_creates_no_second_one_nor_shows_the_secret(
+    page, live_server
+):
+    UserFactory(username="root", roles=["admin"])
+    sign_in(page, live_server, "root", to="/api-tokens/")
+    page.fill("#id_name", "ci-orchestrator")
+    page.check("input[name=scope][value=ingest]")
+    page.click("main button[type=submit]:has-text('Create token')")
+    token = page.inner_text("#new-token").strip()
+
+    page.reload()
+    assert ApiToken.objects.filter(revoked_at__isnull=True).count() == 1
+    assert page.locator("#new-token").count() == 0
+    assert token not in page.content()
+    assert page.locator("table.tokens tbody tr").count() == 1
+    assert_no_csp_violations(page)
+
+
+def test_the_copy_button_puts_the_new_token_on_the_clipboard(page, live_server):
+    UserFactory(username="root", roles=["admin"])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    sign_in(page, live_server, "root", to="/api-tokens/")
+    page.fill("#id_name", "runtime-eu")
+    page.check("input[name=scope][value=retrieve]")
+    page.click("main button[type=submit]:has-text('Create token')")
+    token = page.inner_text("#new-token").strip()
+
+    page.click("button:has-text('Copy')")
+    page.wait_for_selector("#copy-new-token-status:has-text('Copied')")
+    assert page.evaluate("navigator.clipboard.readText()") == token
+    assert_no_csp_violations(page)
+
+
+def test_a_token_past_its_expiry_date_is_refused_and_listed_as_expired(page, live_server):
+    UserFactory(username="root", roles=["admin"])
+    sign_in(page, live_server, "root", to="/api-tokens/")
+    page.fill("#id_name", "short-lived")
+    page.check("input[name=scope][value=retrieve]")
+    page.fill("#id_expires_on", f"{timezone.localdate():%Y-%m-%d}")
+    page.click("main button[type=submit]:has-text('Create token')")
+    token = page.inner_text("#new-token").strip()
+    changes = f"{live_server.url}/api/v1/changes"
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert page.request.get(changes, headers=bearer).status == 200
+
+    ApiToken.objects.update(expires_at=timezone.now() - timedelta(minutes=1))
+    answer = page.request.get(changes, headers=bearer)
+    assert answer.status == 401
+    assert "this token expired on" in answer.json()["detail"]
+    page.reload()
+    assert page.inner_text("table.tokens .token-status") == "expired"
 
 
 def test_the_api_documentation_renders_for_an_admin(page, live_server, tmp_path):

@@ -180,3 +180,32 @@ def test_every_insights_page_draws_every_chart_on_the_demo(page, live_server, ur
     expect(learning.locator("svg .mark-text.role-mark text")).to_have_text(
         [re.compile(r"2026Q1: 2 deprecated$")]
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lift_chart_shows_its_points_on_a_phone_beside_short_labels(
+    page, live_server, small_demo
+):
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in_as_manager(page, live_server, "/insights/usefulness/")
+    lift = page.locator('figure[data-spec="chart-lift"]')
+    expect(lift).to_have_class("chart-figure chart-ready")
+    shape = lift.evaluate(
+        """f => {
+          const box = f.querySelector('.chart').getBoundingClientRect();
+          const points = [...f.querySelectorAll('svg .mark-symbol.role-mark path')]
+            .map(p => p.getBoundingClientRect());
+          const titles = [...f.querySelectorAll('svg .role-axis-label text')]
+            .filter(t => t.textContent.startsWith('#')).map(t => t.getBoundingClientRect());
+          const labels = Math.max(...titles.map(t => t.right))
+            - Math.min(...titles.map(t => t.left));
+          return {left: box.left, right: box.right, width: box.width, labels,
+                  points: points.map(p => [p.left, p.right, p.width])};
+        }"""
+    )
+    assert shape["points"], "the lift chart drew no points"
+    for left, right, width in shape["points"]:
+        assert width > 0 and shape["left"] <= left and right <= shape["right"] + 0.5
+    # The reflections' titles leave the plot most of the width: at most 40 % for the labels.
+    assert shape["labels"] <= 0.4 * shape["width"]
+    assert_no_csp_violations(page)
