@@ -133,7 +133,10 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         "secret.private_key_block",
         SECRET,
         re.compile(
-            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?=(?:\\n|[\s:,\w-])*?[A-Za-z0-9+/=]{40})"
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----"
+            # a body with a line of key material, or a short body between BEGIN and END
+            r"(?:(?=(?:\\n|[\s:,\w-])*?[A-Za-z0-9+/=]{40})"
+            r"|(?=[ \t]*(?:\\n)?[ \t]*[A-Za-z0-9+/=]{8,}[^\n]{0,400}?-----END [A-Z0-9 ]*PRIVATE))"
             r"[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|\Z)"
         ),
         "private key block",
