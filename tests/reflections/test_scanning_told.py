@@ -9,6 +9,7 @@ import pytest
 
 from reflections.scanning import INFRASTRUCTURE, PERSONAL, SECRET, mask, scan_text
 from reflections.scanning.fields import scan_reflection
+
 try:
     from reflections.scanning.public_values import PUBLIC_VALUES
 except ImportError:
