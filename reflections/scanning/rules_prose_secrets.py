@@ -1,6 +1,7 @@
-"""Passwords told in a sentence with words between the cue and the value ("the password for the
-staging database is …", "das Passwort für … lautet …", "le mot de passe de … est …", "la
-contraseña de … es …"), in every language of the password cues (rules_secret)."""
+"""Secrets told in words: passwords with words between the cue and the value ("the password for
+the staging database is …", "das Passwort für … lautet …", "le mot de passe de … est …", "la
+contraseña de … es …") in every language of the password cues, and random strings next to the
+word for key, password or token in other scripts (키, パスワード, 密钥, пароль …)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 from reflections.scanning.findings import SECRET
 from reflections.scanning.rule import Rule
+from reflections.scanning.rules_secret import _random_named
 from reflections.scanning.values import character_classes, is_credential_like
 
 _I = re.IGNORECASE
@@ -60,6 +62,47 @@ def _told_password(match: re.Match[str]) -> str | None:
 
 
 PROSE_SECRET_RULES: tuple[Rule, ...] = (
+    Rule(
+        # A random string next to the word for key, password or token in other scripts:
+        # "REST API 키는 3004…", "パスワードは…", "密钥 …", "пароль: …".
+        "secret.high_entropy",
+        SECRET,
+        re.compile(
+            r"(?:키|비밀번호|암호|토큰|キー|パスワード|トークン|鍵|密钥|秘钥|密码|口令|令牌|"
+            r"ключ|пароль|токен|مفتاح|كلمة المرور|رمز|कुंजी|पासवर्ड|टोकन)"
+            r"(?P<gap>[^\n]{0,30}?)"
+            r"(?<![A-Za-z0-9+/=_-])(?P<value>[A-Za-z0-9+/=_-]{20,})(?![A-Za-z0-9+/=_-])",
+        ),
+        _random_named,
+        non_ascii=True,
+        cues=(
+            (
+                "키",
+                "비밀번호",
+                "암호",
+                "토큰",
+                "キー",
+                "パスワード",
+                "トークン",
+                "鍵",
+                "密钥",
+                "秘钥",
+                "密码",
+                "口令",
+                "令牌",
+                "ключ",
+                "пароль",
+                "токен",
+                "مفتاح",
+                "كلمة المرور",
+                "رمز",
+                "कुंजी",
+                "पासवर्ड",
+                "टोकन",
+            ),
+        ),
+        group="value",
+    ),
     Rule(
         "secret.password_in_prose",
         SECRET,

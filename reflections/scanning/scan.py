@@ -9,18 +9,21 @@ from collections.abc import Iterator
 from reflections.scanning.cues import CueIndex, ShapeIndex
 from reflections.scanning.findings import CATEGORIES, PERSONAL, SECRET, Finding
 from reflections.scanning.normalise import ENCODED_HINTS, views
-from reflections.scanning.public_values import public_spans
+from reflections.scanning.public_values import PUBLIC_VALUES, public_spans
 from reflections.scanning.rule import DIGIT_SHAPE
 from reflections.scanning.rules import INJECTION_RULES, OWN_RULES
 from reflections.scanning.rules_contacts import names_beside_contacts
 from reflections.scanning.values import character_classes, is_placeholder
 from reflections.scanning.vendor import DETECT_SECRETS, detect_secrets
 
+# The allow-listed values are found in the same pass as the cue words.
+_PUBLIC_CUES = frozenset(value.lower() for value in PUBLIC_VALUES)
 _CUES = CueIndex(
     OWN_RULES,
     extra_cues=(
         *(cue for cues, _ in DETECT_SECRETS for cue in cues),
         *ENCODED_HINTS,
+        *_PUBLIC_CUES,
     ),
 )
 _VIEW_CUES = CueIndex(INJECTION_RULES)
@@ -49,8 +52,10 @@ def iter_findings(text: str) -> Iterator[Finding]:
     """Every rule's findings, unmerged and unsorted (scan_text is what callers normally want);
     well-known public values (scanning.public_values) are never findings."""
     found: list[Finding] = []
-    public = public_spans(text)
-    for finding in _raw_findings(text):
+    lowered = text.lower()
+    cues = _CUES.found(lowered)
+    public = public_spans(text) if not _PUBLIC_CUES.isdisjoint(cues) else []
+    for finding in _raw_findings(text, lowered, cues):
         if any(start <= finding.start and finding.end <= end for start, end in public):
             continue
         if finding.category == SECRET:
@@ -62,11 +67,9 @@ def iter_findings(text: str) -> Iterator[Finding]:
     yield from names_beside_contacts(text, [f for f in found if f.category == PERSONAL])
 
 
-def _raw_findings(text: str) -> Iterator[Finding]:
-    lowered = text.lower()
+def _raw_findings(text: str, lowered: str, cues: set[str]) -> Iterator[Finding]:
     ascii_only = text.isascii()
     shape = text.encode("utf-8", "surrogatepass").translate(DIGIT_SHAPE)
-    cues = _CUES.found(lowered)
     for finding in detect_secrets(text, cues):
         if not is_placeholder(text[finding.start : finding.end]):
             yield finding

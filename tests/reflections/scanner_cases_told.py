@@ -6,6 +6,18 @@ from __future__ import annotations
 
 TOLD_CASES: list[tuple[str, str, str, str]] = [
     (
+        "secret.command_password",
+        "Flushed the queue with redis-cli -n 2 -a Wq7zPm3kRt9v flushdb before the rerun.",
+        "Wq7zPm3kRt9v",
+        "Flushed the queue with redis-cli -n 2 flushdb before the rerun.",
+    ),
+    (
+        "secret.assignment",
+        "The storage string held AccountKey=Jp4Xq8Lm2Vt6Rz0Kc3Nw7Bd1Hs5Fy9Gu2Ae4Ti8Ok6Ql0== in it.",
+        "Jp4Xq8Lm2Vt6Rz0Kc3Nw7Bd1Hs5Fy9Gu2Ae4Ti8Ok6Ql0==",
+        "The storage string needs AccountKey=<from the portal> in local settings only.",
+    ),
+    (
         "secret.password_in_prose",
         "The password we set for the billing replica is Qe4$nVw8tL, change it after the demo.",
         "Qe4$nVw8tL",
