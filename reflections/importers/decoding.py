@@ -8,8 +8,16 @@ import re
 import yaml
 
 from reflections.importers.base import ParseError
+from reflections.importers.duplicates import (
+    DuplicateKey,
+    check_unique_keys,
+    json_duplicate_error,
+    unique_keys_loader,
+    unique_pairs,
+)
 
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Safe loaders (a reflection file never runs code on import) that refuse a key given twice.
+_SAFE_LOADER = unique_keys_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 # Anchors and aliases let a kilobyte of YAML expand into gigabytes ("billion laughs"); a
 # reflection's front matter never needs them.
 _ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s:\[{,-])[&*][A-Za-z0-9_-]")
@@ -19,7 +27,7 @@ MAX_NESTING = 32
 MAX_INT_DIGITS = 30
 
 
-class _NoAliasLoader(yaml.SafeLoader):
+class _NoAliasLoader(unique_keys_loader(yaml.SafeLoader)):
     """The pure-Python safe loader, refusing aliases: used when the text holds & or *."""
 
     def compose_node(self, parent, index):
@@ -71,10 +79,18 @@ def _no_constant(name: str) -> float:
 
 
 def load_json(text: str, *, line: int | None = None, field: str | None = None) -> object:
-    """JSON decoded safely: bounded numbers and nesting, no NaN, no NUL or lone surrogates.
-    Every problem is a ParseError naming the line (for a JSONL line) and the field."""
+    """JSON decoded safely: bounded numbers and nesting, no NaN, no NUL or lone surrogates, no
+    key given twice in an object. Every problem is a ParseError naming the line (for a JSONL
+    line, the record's) and the field."""
     try:
-        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        data = json.loads(
+            text,
+            parse_int=_bounded_int,
+            parse_constant=_no_constant,
+            object_pairs_hook=unique_pairs,
+        )
+    except DuplicateKey as exc:
+        raise json_duplicate_error(text, exc.key, line=line, field=field) from None
     except json.JSONDecodeError as exc:
         raise ParseError(
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
@@ -120,6 +136,8 @@ def _simple_mapping(source: str) -> dict | None:
         if match is None:
             return None
         key, word, items = match.groups()
+        if key in mapping:
+            return None  # a duplicate: the loader says where
         if _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) != _STR:
             return None  # yes:, null:, on: are not strings
         if word is not None:
@@ -159,6 +177,8 @@ def _load(source: str, loader_class: type) -> object:
             return None
         try:
             return _plain(node, loader, set(), 0)
+        except ParseError:
+            raise  # a duplicate key
         except Exception:  # _NotPlain, or a scalar PyYAML refuses: it says how, in its order
             return loader.construct_document(node)
     finally:
@@ -176,6 +196,7 @@ def _plain(node: yaml.Node, loader, seen: set[int], depth: int) -> object:
         if tag in _SCALAR_TAGS:
             return loader.yaml_constructors[tag](loader, node)
     elif kind is yaml.MappingNode and tag == _MAP:
+        check_unique_keys(node)
         mapping = {}
         for key_node, value_node in node.value:
             key = _plain(key_node, loader, seen, depth + 1)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from reflections.importers.base import ParseError
+from reflections.importers.duplicates import DuplicateKey, json_duplicate_error, unique_pairs
 
 KIND_PROGRAMMING = "programming"
 KIND_ALFWORLD = "alfworld"
@@ -159,7 +160,9 @@ def parse_programming_run(text: str, *, path: str) -> ParsedRun:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, object_pairs_hook=unique_pairs)
+        except DuplicateKey as exc:
+            raise json_duplicate_error(raw, exc.key, line=number, field=None) from None
         except json.JSONDecodeError as exc:
             raise ParseError(f"is not valid JSON ({exc.msg})", line=number) from None
         if not isinstance(data, dict):
@@ -218,7 +221,9 @@ def parse_alfworld_run(trials: dict[int, str], *, path: str) -> ParsedRun:
     for trial in range(len(trials)):
         where = f"env_results_trial_{trial}.json"
         try:
-            data = json.loads(trials[trial])
+            data = json.loads(trials[trial], object_pairs_hook=unique_pairs)
+        except DuplicateKey as exc:
+            raise json_duplicate_error(trials[trial], exc.key, line=None, field=where) from None
         except json.JSONDecodeError as exc:
             raise ParseError(f"{where}: is not valid JSON ({exc.msg})", line=exc.lineno) from None
         if not isinstance(data, list):

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
-from reflections.scanning.findings import CATEGORIES, Finding
+from reflections.scanning.findings import CATEGORIES, PERSONAL, SECRET, Finding
 from reflections.scanning.masking import mask, strict_findings
 from reflections.scanning.scan import scan_text
 
@@ -27,6 +27,7 @@ TEXT_FIELDS = (
     "task_id",
     "external_id",
     "model_used",
+    "deprecated_reason",
 )
 LIST_FIELDS = ("tags", "skills", "tools")
 # Between the text and the field values scanned with it: a blank line ends every rule's
@@ -41,6 +42,10 @@ _ESCAPED_LITERAL = re.compile(
 )
 # Substrings shorter than this are not hunted for in other fields: too many false hits.
 _MIN_UNSAFE = 4
+# A run of a field value that may be a piece of a secret or personal value found in the text;
+# one of letters only must be this long (shorter ones are words).
+_PIECE = re.compile(r"(?<![\w+/=-])[\w+/=-]{6,}(?![\w+/=-])")
+_MIN_PLAIN_PIECE = 10
 
 
 def field_items(values: Mapping[str, object]) -> Iterator[tuple[str, str]]:
@@ -209,12 +214,26 @@ def unsafe_substrings(text: str, findings: list[Finding]) -> list[tuple[str, str
 
 
 def mask_value(value: str, unsafe: list[tuple[str, str]]) -> str:
-    """A field value with its own findings masked and every unsafe substring of the text."""
+    """A field value with its own findings masked, every unsafe substring of the text (in any
+    case: a tool name is stored lower-cased), and every piece of a secret or personal value
+    (a tool name cut out of a key: "miieowibaakcaqea7bq9x")."""
     masked = mask(value)
     for substring, category in unsafe:
-        if substring in masked:
-            masked = masked.replace(substring, f"[REDACTED:{category}]")
-    return masked
+        if substring.lower() in masked.lower():
+            masked = re.sub(re.escape(substring), f"[REDACTED:{category}]", masked, flags=re.I)
+    values = [(s.lower(), c) for s, c in unsafe if c in (SECRET, PERSONAL)]
+    if not values:
+        return masked
+
+    def piece(match: re.Match[str]) -> str:
+        token = match.group().lower()
+        # A short plain word ("connect", "invoice") may be part of anything.
+        if token.isalpha() and len(token) < _MIN_PLAIN_PIECE:
+            return match.group()
+        category = next((c for s, c in values if token in s), None)
+        return f"[REDACTED:{category}]" if category else match.group()
+
+    return _PIECE.sub(piece, masked)
 
 
 def masked_values(text: str, findings: list[Finding], values: Mapping[str, object]) -> dict:

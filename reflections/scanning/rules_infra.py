@@ -7,6 +7,7 @@ import ipaddress
 import re
 
 from reflections.scanning.findings import INFRASTRUCTURE
+from reflections.scanning.public_values import is_public_value
 from reflections.scanning.rule import Rule, gates
 from reflections.scanning.values import address_kind
 
@@ -77,12 +78,14 @@ def _ipv6(match: re.Match[str]) -> str | None:
 
 
 _INTERNAL_SUFFIXES = (
-    r"(?:internal|local|localdomain|corp|lan|intranet|intra|home\.arpa|cluster\.local|consul|"
-    r"private|priv)"
+    r"(?:internal|intern|local|localdomain|corp|lan|intranet|intra|home\.arpa|cluster\.local|"
+    r"consul|private|priv)"
 )
 _HOST_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 INTERNAL_HOST = (
     rf"(?:(?:{_HOST_LABEL}\.)+{_INTERNAL_SUFFIXES}(?![\w-]|\.[a-z0-9])"
+    # a Kubernetes service's short name, service.namespace.svc (a WCF file is one.svc)
+    rf"|(?:{_HOST_LABEL}\.){{2,}}svc(?![\w-]|\.[a-z0-9])"
     # an internal zone under a public domain: wiki.corp.example-co.com, jira.intranet.acme.io
     rf"|(?:{_HOST_LABEL}\.)*(?:corp|intranet|internal|intra|vpn|interno|interna|interne|intern|"
     rf"lan|priv)\.(?:{_HOST_LABEL}\.)+[a-z]{{2,}}"
@@ -109,6 +112,8 @@ PUBLIC_SERVICE = re.compile(
 
 def _internal_url(match: re.Match[str]) -> str | None:
     host = match.group("host")
+    if is_public_value(host):
+        return None
     if re.fullmatch(IPV4, host):
         kind = address_kind(host)
         return f"URL on a {kind}" if kind else None
@@ -162,6 +167,8 @@ INFRASTRUCTURE_RULES: tuple[Rule, ...] = (
         cues=(
             (
                 ".internal",
+                ".intern",
+                ".svc",
                 ".local",
                 ".corp",
                 ".lan",

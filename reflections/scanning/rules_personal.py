@@ -126,10 +126,20 @@ CONTACT_RULES: tuple[Rule, ...] = (
         "personal.phone_national",
         PERSONAL,
         re.compile(
+            # The national formats of the countries whose ids the scanner knows, longest first.
+            # Sweden, Turkey: 070-123 45 67, 0532 123 45 67
+            r"0[0-9]{1,3}[ \-][0-9]{3}[ \-][0-9]{2}[ \-][0-9]{2}"
+            # Mexico 55 1234 5678; Netherlands mobile 06-12345678 (China's and Japan's mobiles
+            # are phones wherever they stand: rules_national)
+            r"|[1-9][0-9] [0-9]{4} [0-9]{4}"
+            r"|06[ \-]?[0-9]{8}"
             # North American: 415-555-0142, 415.555.0142, 415 555 0142
-            r"[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4}"
-            # European national: 030 1234 5678, 0171-234-5678, 020 7946 0958, 07700 900123
+            r"|[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4}"
+            # European national: 030 1234 5678, 0171-234-5678, 020 7946 0958, UK mobile
+            # 07911 238604, Australia 0412 345 678
             r"|0[0-9]{2,4}[ /\-]?[0-9]{3,4}[ \-]?[0-9]{3,4}"
+            # India mobile 98765 43210; Spain, Poland 612 345 678; Singapore 9123 4567
+            r"|[6-9][0-9]{4}[ \-][0-9]{5}|[1-9][0-9]{2} [0-9]{3} [0-9]{3}|[689][0-9]{3} [0-9]{4}"
         ),
         _national_phone,
         cues=(

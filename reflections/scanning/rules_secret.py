@@ -75,7 +75,8 @@ _SECRET_KEY_NAMES = "|".join(
         r"pass(?:word|wd|phrase|code)?",
         r"(?:access|auth|refresh|api|bearer|session|id|client|webhook|signing)?[_-]?token",
         r"(?:client|api|app|webhook|signing|shared|jwt|encryption|master)[_-]?secret",
-        r"(?:access|secret|signing|encryption|master|app|application|license)[_-]?key",
+        r"(?:access|secret|signing|encryption|master|app|application|license|account|"
+        r"shared[_-]?access)[_-]?key",
         r"credentials?",
         r"auth",
         r"signature",
@@ -133,7 +134,10 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         "secret.private_key_block",
         SECRET,
         re.compile(
-            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?=(?:\\n|[\s:,\w-])*?[A-Za-z0-9+/=]{40})"
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----"
+            # a body with a line of key material, or a short body between BEGIN and END
+            r"(?:(?=(?:\\n|[\s:,\w-])*?[A-Za-z0-9+/=]{40})"
+            r"|(?=[ \t]*(?:\\n)?[ \t]*[A-Za-z0-9+/=]{8,}[^\n]{0,400}?-----END [A-Z0-9 ]*PRIVATE))"
             r"[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|\Z)"
         ),
         "private key block",
@@ -156,12 +160,13 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         re.compile(
             r"(?:\bcurl\b[^\n]*?\s(?:-u|--user)\s*[\"']?[^\s:\"']+:[\"']?"
             r"|\bsshpass\s+-p\s*[\"']?|\bmysql(?:dump)?\b[^\n]*?\s-p"
+            r"|\bredis-cli\b[^\n]*?\s(?:-a|--pass)\s+[\"']?"
             r"|\bmachine\s+\S+\s+login\s+\S+\s+password\s+)"
             r"(?P<value>[^\s\"']{4,})",
             _I,
         ),
         _credential("password on a command line", min_length=4),
-        cues=(("curl", "sshpass", "mysql", "machine"),),
+        cues=(("curl", "sshpass", "mysql", "machine", "redis-cli"),),
         group="value",
     ),
     Rule(
@@ -203,6 +208,8 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
                 "signature",
                 "contrase",
                 "apikey",
+                "accountkey",
+                "accesskey",
                 "private_key",
                 "private-key",
                 "priv_key",
@@ -327,47 +334,6 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         ),
         _credential("password on a command line", min_length=4),
         cues=(("sqlplus", "sqlldr", "rman", "expdp", "impdp", "exp ", "imp ", "dgmgrl", "conn"),),
-        group="value",
-    ),
-    Rule(
-        # A random string next to the word for key, password or token in other scripts:
-        # "REST API 키는 3004…", "パスワードは…", "密钥 …", "пароль: …".
-        "secret.high_entropy",
-        SECRET,
-        re.compile(
-            r"(?:키|비밀번호|암호|토큰|キー|パスワード|トークン|鍵|密钥|秘钥|密码|口令|令牌|"
-            r"ключ|пароль|токен|مفتاح|كلمة المرور|رمز|कुंजी|पासवर्ड|टोकन)"
-            r"(?P<gap>[^\n]{0,30}?)"
-            r"(?<![A-Za-z0-9+/=_-])(?P<value>[A-Za-z0-9+/=_-]{20,})(?![A-Za-z0-9+/=_-])",
-        ),
-        _random_named,
-        non_ascii=True,
-        cues=(
-            (
-                "키",
-                "비밀번호",
-                "암호",
-                "토큰",
-                "キー",
-                "パスワード",
-                "トークン",
-                "鍵",
-                "密钥",
-                "秘钥",
-                "密码",
-                "口令",
-                "令牌",
-                "ключ",
-                "пароль",
-                "токен",
-                "مفتاح",
-                "كلمة المرور",
-                "رمز",
-                "कुंजी",
-                "पासवर्ड",
-                "टोकन",
-            ),
-        ),
         group="value",
     ),
     Rule(

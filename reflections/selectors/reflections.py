@@ -185,6 +185,14 @@ def filter_options(user) -> FilterOptions:
     states = State.choices
     if access.ADMIN not in access.user_roles(user):
         states = [c for c in states if c[0] != State.QUARANTINED]
+        # An agent known only from quarantined reflections, or stored under a masked name,
+        # would tell a non-admin that something unsafe was filed (and show its mask).
+        authored = Reflection.objects.filter(agent__isnull=False)
+        quarantined = authored.filter(state=State.QUARANTINED).values("agent_id")
+        shown = authored.exclude(state=State.QUARANTINED).values("agent_id")
+        agents = agents.exclude(name__contains="[REDACTED:").exclude(
+            Q(pk__in=quarantined) & ~Q(pk__in=shown)
+        )
     return FilterOptions(
         departments=departments,
         agents=agents,

@@ -24,10 +24,23 @@ MASKED_COLUMNS = (
     "task_id",
     "external_id",
     "model_used",
+    "deprecated_reason",
     *LIST_FIELDS,
     "sections",
     "body",
 )
+
+
+# Columns whose masked value could outgrow the column ("[REDACTED:secret]" is longer than
+# most values it hides).
+_LENGTHS = {
+    "title": 512,
+    "task_type": 128,
+    "task_id": 255,
+    "external_id": 255,
+    "model_used": 128,
+    "deprecated_reason": 255,
+}
 
 
 def mask_parsed(p: ParsedReflection, directory: Directory) -> None:
@@ -57,6 +70,7 @@ def stored_values(reflection: Reflection) -> dict:
         "task_id": reflection.task_id,
         "external_id": reflection.external_id,
         "model_used": reflection.model_used,
+        "deprecated_reason": reflection.deprecated_reason,
         **{name: list(getattr(reflection, name) or ()) for name in LIST_FIELDS},
         "sections": list(reflection.sections or ()),
     }
@@ -70,7 +84,9 @@ def mask_stored(reflection: Reflection, findings: list[Finding]) -> list[str]:
         if name == "body":
             value = join_sections(masked["sections"])
         else:
-            value = masked[name][:512] if name == "title" else masked[name]
+            value = masked[name]
+            if name in _LENGTHS:
+                value = value[: _LENGTHS[name]]
         if getattr(reflection, name) != value:
             setattr(reflection, name, value)
             changed.append(name)
@@ -104,6 +120,8 @@ def restore_stored(reflection: Reflection, parsed: ParsedReflection) -> None:
     for name in ("task_type", "task_id", "external_id", "model_used", *LIST_FIELDS, "sections"):
         setattr(reflection, name, getattr(parsed, name))
     reflection.body = parsed.body
+    if parsed.deprecated_reason:
+        reflection.deprecated_reason = parsed.deprecated_reason[:255]
     if parsed.agent:
         reflection.agent = _agent(agent_name(parsed.agent, safe_value(parsed.agent)), reflection)
     else:

@@ -306,6 +306,7 @@ SECRET_CASES: list[tuple[str, str, str, str]] = [
 
 
 from tests.reflections.scanner_cases_more import OTHER_CASES  # noqa: E402
+from tests.reflections.scanner_cases_told import TOLD_CASES  # noqa: E402
 from tests.reflections.scanner_cases_wider import WIDER_CASES  # noqa: E402
 
-CASES = SECRET_CASES + OTHER_CASES + WIDER_CASES
+CASES = SECRET_CASES + OTHER_CASES + WIDER_CASES + TOLD_CASES

@@ -87,7 +87,7 @@ def test_findings_are_sorted_by_start_and_overlaps_within_a_category_are_merged(
 
 
 def test_a_public_ipv4_address_is_reported_as_infrastructure_detail():
-    (finding,) = scan_text("The customer's server at 8.8.4.4 refused the upload.")
+    (finding,) = scan_text("The customer's server at 52.94.236.248 refused the upload.")
     assert finding.category == INFRASTRUCTURE
     assert finding.summary == "IPv4 address"
 
