@@ -9,6 +9,7 @@ from datetime import date, datetime, time, timedelta
 from django.utils import timezone
 
 from api.models import ApiToken
+from reflections.scanning import typed
 
 # A recognisable prefix: the secret scanner quarantines a reflection that holds one, and a
 # leaked token is easy to grep for.
@@ -42,7 +43,7 @@ def create_token(
     *, name: str, scope: str, user=None, expires_at: datetime | None = None
 ) -> tuple[ApiToken, str]:
     """A new token and its secret, the only time the secret exists outside the caller."""
-    name = name.strip()
+    name = typed(name)
     if not name or len(name) > 100:
         raise ValueError("name: required, at most 100 characters")
     if scope not in ApiToken.Scope.values:

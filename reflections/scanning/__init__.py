@@ -18,6 +18,15 @@ from reflections.scanning.masking import mask, strict_findings
 from reflections.scanning.rules import RULES
 from reflections.scanning.scan import iter_findings, scan_text
 
+
+def typed(text: str | None) -> str:
+    """What a person typed (a note, a comment, a rationale, a name), stripped, with whatever
+    the scanner flags masked as in imported text, before it is stored: so no page, export,
+    log or command's output shows it. The one path for all typed text (issue 30)."""
+    text = (text or "").strip()
+    return mask(text) if text and scan_text(text) else text
+
+
 __all__ = [
     "CATEGORIES",
     "INFRASTRUCTURE",
@@ -31,4 +40,5 @@ __all__ = [
     "mask",
     "scan_text",
     "strict_findings",
+    "typed",
 ]

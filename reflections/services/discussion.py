@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from reflections.models import Comment, Mention, Reflection
-from reflections.scanning import mask, scan_text
+from reflections.scanning import typed
 
 MAX_COMMENT_CHARS = 5000
 # @username as Django allows it (letters, digits and @.+-_), not preceded by a word character
@@ -51,8 +51,7 @@ def post_comment(
         raise DiscussionError(
             f"the comment is {len(body)} characters; at most {MAX_COMMENT_CHARS} are kept"
         )
-    if scan_text(body):
-        body = mask(body)
+    body = typed(body)
     comment = Comment.objects.create(
         thread=thread,
         reflection=reflection,

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from reflections.models import Comment
+from reflections.scanning import typed
 from reflections.services.discussion import DiscussionError, post_comment
 from reviews.models import Decision, ReviewItem
 from reviews.selectors.cycles import can_manage, may_see_item
@@ -42,6 +43,7 @@ def comment_on_item(*, item: ReviewItem, user, body: str) -> Comment:
 def mark_unsure(*, item_id: int, user, version: int, note: str = "") -> ReviewItem:
     """The item's reviewer is not sure: it stays open, its colleagues may read it, and the
     cycle's manager sees it listed. A note, if given, opens the thread."""
+    note = typed(note)
     item = _lock_item(item_id)
     _check_can_act(item, user, version)
     if item.verdict:
@@ -52,10 +54,8 @@ def mark_unsure(*, item_id: int, user, version: int, note: str = "") -> ReviewIt
     item.unsure_since = now
     item.version += 1
     item.save(update_fields=["unsure_since", "version"])
-    Decision.objects.create(
-        item=item, action=Decision.Action.UNSURE, note=note.strip(), actor=user, at=now
-    )
-    if note.strip():
+    Decision.objects.create(item=item, action=Decision.Action.UNSURE, note=note, actor=user, at=now)
+    if note:
         comment_on_item(item=item, user=user, body=note)
     return item
 
@@ -81,6 +81,6 @@ def resolve_unsure(*, item_id: int, user, version: int, note: str = "") -> Revie
     item.version += 1
     item.save(update_fields=["unsure_since", "version"])
     Decision.objects.create(
-        item=item, action=Decision.Action.RESOLVED, note=note.strip(), actor=user, at=now
+        item=item, action=Decision.Action.RESOLVED, note=typed(note), actor=user, at=now
     )
     return item

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from reflections.models import Reflection
+from reflections.scanning import typed
 from reviews.models import Decision, ReviewItem, Verdict
 from reviews.selectors.originals import guard_warnings
 from reviews.services.cycles import ReviewError
@@ -34,6 +35,7 @@ def resolve_cluster(
     a duplicate of reflection `keep_id`, as one batch. All or nothing: a stale version, an item
     of another reviewer or a refused original records none of them. Warnings of the guard for
     any item raise NeedsConfirmation (all of them, each naming its item) unless `confirmed`."""
+    note = typed(note)
     if not versions:
         raise ReviewError("pick at least one item to mark a duplicate")
     keep = Reflection.objects.filter(pk=keep_id).first()

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from reflections.access import ADMIN, REVIEWER, user_roles
 from reflections.models import Reflection, State
+from reflections.scanning import typed
 from reviews.models import Decision, ReviewItem
 from reviews.selectors.export import DEPRECATING_VERDICTS
 from reviews.services.cycles import ReviewError
@@ -45,7 +46,7 @@ def deprecating_item(reflection: Reflection) -> ReviewItem | None:
 @transaction.atomic
 def restore_reflection(*, reflection_id: int, user, note: str) -> Reflection:
     """Put a deprecated reflection back in the state it had before it was deprecated."""
-    note = (note or "").strip()
+    note = typed(note)
     reflection = Reflection.objects.select_for_update().filter(pk=reflection_id).first()
     if reflection is None or not can_restore(user, reflection):
         # Whoever may not restore it learns nothing of it.

@@ -12,6 +12,7 @@ from reflections.models import (
     Reflection,
     State,
 )
+from reflections.scanning import typed
 from reviews.models import Decision, ReviewItem, Verdict
 from reviews.policies import (
     effort_seconds,
@@ -120,7 +121,7 @@ def decide(
         # The first verdict remembers what the review found, so undo can put it back.
         item.state_before, item.reason_before = reflection.state, reflection.deprecated_reason
     from_state = reflection.state
-    note = note.strip()
+    note = typed(note)
     why = f"review {item.cycle.quarter}: {Verdict(verdict).label.lower()}"
     if original is not None:
         why += f" of {original.source_path}"

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from reflections.models import Reflection, State
+from reflections.scanning import typed
 from rubric.models import (
     CRITERIA,
     LEVELS,
@@ -166,7 +167,7 @@ def build_calibration_set(
     if activate:
         CalibrationSet.objects.filter(is_active=True).update(is_active=False)
     calibration_set = CalibrationSet.objects.create(
-        name=name, is_active=activate, created_at=timezone.now(), created_by=user
+        name=typed(name)[:128], is_active=activate, created_at=timezone.now(), created_by=user
     )
     items = CalibrationItem.objects.bulk_create(
         CalibrationItem(calibration_set=calibration_set, reflection=reflection, position=position)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from reflections.access import RATER, user_roles
 from reflections.importers.base import show
 from reflections.models import Reflection, State
+from reflections.scanning import typed
 from rubric.eligibility import is_calibrated
 from rubric.models import CRITERIA, LEVELS, Rating, RatingAssignment, RatingRound, RoundItem
 from rubric.services.rubric import current_rubric
@@ -170,7 +171,7 @@ def create_round(
     dealt = deal(len(chosen), [p.pk for p in people], raters_per_item, rng)
 
     rating_round = RatingRound.objects.create(
-        name=name[:128],
+        name=typed(name)[:128],
         rubric=rubric,
         size=len(chosen),
         raters_per_item=raters_per_item,
@@ -285,7 +286,7 @@ def submit_rating(
     if not is_calibrated(user):
         raise RatingError("Your calibration has lapsed; calibrate again before rating.")
     clean = _clean_levels(levels)
-    comment = (comment or "").strip()
+    comment = typed(comment)
     if len(comment) > MAX_COMMENT_CHARS:
         raise RatingError(
             f"Not recorded — the comment is {len(comment):,} characters; "

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from reflections.scanning import typed
 from rubric.models import CRITERIA, LEVELS, Anchor, Criterion, Level, Rubric
 
 
@@ -199,7 +200,7 @@ def validate_spec(spec: dict) -> dict:
 def _create_version(*, version: int, spec: dict, user, note: str) -> Rubric:
     spec = validate_spec(spec)
     rubric = Rubric.objects.create(
-        version=version, note=note, created_at=timezone.now(), created_by=user
+        version=version, note=typed(note), created_at=timezone.now(), created_by=user
     )
     levels, anchors = [], []
     for position, c in enumerate(spec["criteria"]):
