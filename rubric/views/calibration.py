@@ -60,11 +60,11 @@ POLICY_ROLES = (MANAGER, ADMIN)
 RUBRIC_ROLES = (ADMIN,)
 
 KEYS = [
-    ("1 to 5", "Set the level of the focused criterion (0, 0.25, 0.5, 0.75, 1)"),
+    ("1 to 5", "Set a level (0, 0.25, 0.5, 0.75, 1); move to the next criterion without one"),
     ("Tab / Shift+Tab", "Next / previous criterion"),
     ("a", "Show or hide the focused criterion's anchors"),
     ("Enter", "Save and show the next item"),
-    ("j / p", "Next / previous item without saving"),
+    ("j / p", "Skip to the next item / previous item, without saving"),
     ("?", "Show or hide these keys"),
 ]
 
