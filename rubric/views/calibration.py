@@ -186,7 +186,7 @@ def item(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     if attempt.submitted_at is None:
         return _render_item(request, attempt, _attempt_item(attempt, position))
     if position in attempt.held_out:
-        messages.info(request, "This item's gold is held out: your next attempt is scored on it.")
+        messages.info(request, "This item's gold is held out: a later attempt is scored on it.")
         return redirect("calibration:attempt", pk=attempt.pk)
     return _render_item_result(request, attempt, _attempt_item(attempt, position))
 
