@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from insights import charts
+from insights.chart_parts import marker_key
 from insights.metrics import week_start
 from insights.selectors import learning as selectors
 from insights.views.common import (
@@ -195,7 +196,8 @@ def _deprecation_markers(markers: list[selectors.Marker]) -> list[dict]:
 def _learning_charts(curves: selectors.LearningCurves, shown: list, scope: str) -> dict:
     markers = _deprecation_markers(curves.markers)
     marked = (
-        f" Dashed rules mark the weeks review verdicts deprecated reflections ({len(markers)})."
+        f" Dashed rules mark the weeks review verdicts deprecated reflections ({len(markers)}), "
+        f"numbered: {marker_key(markers)}."
         if markers
         else ""
     )

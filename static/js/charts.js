@@ -63,6 +63,13 @@
     if (!width || width >= 560) return;
     spec.config = spec.config || {};
     spec.config.legend = Object.assign({}, spec.config.legend, { columns: 2, labelLimit: 140 });
+    // A legend set on an encoding (the department lines') outranks the config: narrow it too.
+    (Array.isArray(spec.layer) ? spec.layer : [spec]).forEach(function (layer) {
+      const color = layer.encoding && layer.encoding.color;
+      if (color && color.legend) {
+        color.legend = Object.assign({}, color.legend, { columns: 2, labelLimit: 140 });
+      }
+    });
     // Review-marker labels would pile up on one another: keep the dashed rules (their tooltip
     // names the review) and the table under the chart, drop the written labels.
     if (Array.isArray(spec.layer)) {
