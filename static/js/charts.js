@@ -55,29 +55,22 @@
       });
   }
 
-  // On a narrow screen (a phone, 390 px): legends wrap in two columns and a long title breaks
-  // into lines, so nothing is cut off or pushes the page wider than the screen.
-  const MARKER = "#8a5a00"; // insights/palette.py MARKER
-
+  // On a narrow screen (a phone, 390 px): legends wrap into columns and a long title breaks
+  // into lines, so nothing is cut off or pushes the page wider than the screen. Review
+  // markers keep their numbers (short, in rows that take turns); the caption says what each is.
   function fitNarrow(spec, width) {
     if (!width || width >= 560) return;
     spec.config = spec.config || {};
     spec.config.legend = Object.assign({}, spec.config.legend, { columns: 2, labelLimit: 140 });
-    // A legend set on an encoding (the department lines') outranks the config: narrow it too.
+    // A legend set on an encoding (the department lines') outranks the config: on a phone
+    // one name a row, so a long one ("Lead Generation") is not cut off at the edge.
     (Array.isArray(spec.layer) ? spec.layer : [spec]).forEach(function (layer) {
       const color = layer.encoding && layer.encoding.color;
       if (color && color.legend) {
-        color.legend = Object.assign({}, color.legend, { columns: 2, labelLimit: 140 });
+        const narrow = { columns: width < 420 ? 1 : 2, labelLimit: 200 };
+        color.legend = Object.assign({}, color.legend, narrow);
       }
     });
-    // Review-marker labels would pile up on one another: keep the dashed rules (their tooltip
-    // names the review) and the table under the chart, drop the written labels.
-    if (Array.isArray(spec.layer)) {
-      spec.layer = spec.layer.filter(function (layer) {
-        const mark = layer.mark || {};
-        return !(mark.type === "text" && mark.color === MARKER);
-      });
-    }
     const title = spec.title;
     const perLine = Math.max(24, Math.floor(width / 8));
     if (title && typeof title.text === "string" && title.text.length > perLine) {
