@@ -190,8 +190,8 @@ def test_the_projection_chart_has_points_curve_ahead_band_and_asymptote():
     assert len(band["data"]["values"]) == len(fit.band)
     assert band["encoding"]["y2"]["field"] == "high"
     assert rule["data"]["values"] == [{"rate": pytest.approx(0.88)}]
-    assert label["data"]["values"][0]["label"] == "Asymptote A = 88.0%"
-    assert "A = 88.0%" in spec["description"] and "95 % band" in spec["description"]
+    assert label["data"]["values"][0]["label"] == "Asymptote A = 88.0 %"
+    assert "A = 88.0 %" in spec["description"] and "95 % band" in spec["description"]
     assert "half-life of 0.7 months" in spec["description"]
 
 
