@@ -4,6 +4,7 @@ data made JSON-safe, and the finishing (title, description, container width)."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -40,22 +41,45 @@ MARKER_SLOTS = 3  # label rows: markers close together take turns, so labels do 
 MARKER_LINE = 14  # px between label rows
 
 
+def numbered_markers(markers: Iterable[Mapping[str, Any]]) -> list[dict]:
+    """The markers in date order, each with its number ("1", "2" …): the chart writes the
+    number at the rule (a whole label per rule would run into its neighbours' labels), the
+    tooltip and the caption (`marker_key`) say what it stands for."""
+    ordered = sorted(markers, key=lambda m: str(m["at"]))
+    return [{**m, "key": str(i)} for i, m in enumerate(ordered, start=1)]
+
+
+def marker_key(markers: Iterable[Mapping[str, Any]]) -> str:
+    """The caption's key to the numbered markers: "1 2026-01-05 Q1 review: 3 deprecated; …"."""
+    return "; ".join(
+        f"{m['key']} = {json_value(m['at'])}: {m['label']}" for m in numbered_markers(markers)
+    )
+
+
 def marker_layers(
     markers: Iterable[Mapping[str, Any]], x_type: str, span: tuple[str, str] | None = None
 ) -> list:
-    """A dashed rule per marker and its label at the top, in rows that take turns; a label
-    in the last third of the time axis reads leftwards so it stays inside the chart."""
+    """A dashed rule per marker and its number at the top, in rows that take turns (numbers
+    of markers a week apart never touch); a number in the last third of the time axis reads
+    leftwards so it stays inside the chart. The rule's tooltip says what it marks."""
     values = plain(
-        {"at": m["at"], "label": str(m["label"])}
-        for m in sorted(markers, key=lambda m: str(m["at"]))
+        {"at": m["at"], "label": str(m["label"]), "key": m["key"]}
+        for m in numbered_markers(markers)
     )
     if not values:
         return []
     x = x_encoding("at", x_type)
     rule = (
         alt.Chart(alt.Data(values=values))
-        .mark_rule(color=palette.MARKER, strokeDash=[4, 3])
-        .encode(x=x, tooltip=[tip("at", x_type, title="Week of"), alt.Tooltip("label:N")])
+        .mark_rule(color=palette.MARKER, strokeDash=[4, 3], strokeWidth=1.5)
+        .encode(
+            x=x,
+            tooltip=[
+                alt.Tooltip("key:N", title="Marker"),
+                tip("at", x_type, title="Week of"),
+                alt.Tooltip("label:N", title="Review"),
+            ],
+        )
     )
     groups: dict[tuple[int, str], list[dict]] = {}
     for i, value in enumerate(values):
@@ -69,9 +93,15 @@ def marker_layers(
             dx=3 if align == "left" else -3,
             dy=2 + slot * MARKER_LINE,
             color=palette.MARKER,
-            fontSize=11,
+            fontSize=12,
+            fontWeight="bold",
         )
-        .encode(x=x, y=alt.value(0), text="label:N")
+        .encode(
+            x=x,
+            y=alt.value(0),
+            text="key:N",
+            tooltip=[alt.Tooltip("key:N", title="Marker"), alt.Tooltip("label:N", title="Review")],
+        )
         for (slot, align), group in sorted(groups.items())
     ]
     return [rule, *labels]
@@ -139,7 +169,7 @@ def monday_axis(first: Any, last: Any) -> alt.Axis | None:
         return None
     return alt.Axis(
         values=[utc_day(d) for d in monday_ticks(first, last)],
-        format="%b %d",
+        format="%Y-%m-%d",  # dates are ISO everywhere (reflexion_site/templatetags/formats.py)
         labelOverlap=True,
     )
 
@@ -172,3 +202,20 @@ def json_value(value: Any) -> Any:
     if isinstance(value, float) and value != value:  # NaN is not JSON
         return None
     return value
+
+
+RATE_STEP = 0.05  # a fitted rate axis starts and ends on a multiple of 5 %
+
+
+def fitted_domain(values: Iterable[Any], *, step: float = RATE_STEP) -> list[float] | None:
+    """A rate axis that fits its data instead of running from 0 to 100 %: from the lowest
+    value to the highest, each rounded outwards to `step` (and kept within 0 to 1), with at
+    least one step between them. None without values."""
+    numbers = [float(v) for v in values if v is not None]
+    if not numbers:
+        return None
+    low = max(0.0, math.floor(min(numbers) / step + 1e-9) * step)
+    high = min(1.0, math.ceil(max(numbers) / step - 1e-9) * step)
+    if high - low < step:
+        low, high = max(0.0, high - step), min(1.0, low + step)
+    return [round(low, 4), round(high, 4)]

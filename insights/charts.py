@@ -18,6 +18,7 @@ from insights.chart_parts import (
     date_span,
     describe,
     finish,
+    fitted_domain,
     marker_layers,
     monday_axis,
     plain,
@@ -27,6 +28,19 @@ from insights.chart_parts import (
     x_encoding,
 )
 from reflexion_site.vega import alt
+
+# A legend people can read: names at the page's small-text size, a thick swatch of each line.
+LEGEND = alt.Legend(
+    orient="bottom",
+    columns=4,
+    labelFontSize=13,
+    labelLimit=220,
+    symbolType="stroke",
+    symbolStrokeWidth=4,
+    symbolSize=320,
+    columnPadding=18,
+    rowPadding=6,
+)
 
 
 def line_chart(
@@ -48,13 +62,19 @@ def line_chart(
     points: bool = True,
 ) -> dict:
     """A line per `series` (or one line) of `y` over `x`; `markers` ({"at": x value,
-    "label": text}) are labelled vertical rules, e.g. the review cycles' deprecations."""
+    "label": text}) are numbered vertical rules, e.g. the review cycles' deprecations. A rate
+    axis (a `%` format) fits its data unless `y_domain` is given: zero is not forced."""
     values = plain(rows)
+    if y_domain is None and str(y_format).endswith("%"):
+        y_domain = fitted_domain(row.get(y) for row in values)
+    # Several lines: a click on a name in the legend (or on its line) brings that series
+    # forward and fades the others; another click, or a click elsewhere, shows all again.
+    picked = alt.selection_point(fields=[series], bind="legend") if series else None
     color = (
         alt.Color(
             f"{series}:N",
             title=None,
-            legend=alt.Legend(orient="bottom"),
+            legend=LEGEND,
             sort=list(series_order) if series_order else alt.Undefined,
             scale=palette.scale(
                 palette.ordered_names(values, series, series_order), series_order or ()
@@ -66,19 +86,23 @@ def line_chart(
     span = date_span([row.get(x) for row in values]) if x_type == "temporal" else None
     lines = (
         alt.Chart(alt.Data(values=values))
-        .mark_line(point=points)
+        .mark_line(point=points, strokeWidth=2)
         .encode(
             x=x_encoding(x, x_type, title=x_title, span=span),
             y=alt.Y(
                 f"{y}:Q",
                 title=y_title,
                 axis=alt.Axis(format=y_format),
-                scale=alt.Scale(domain=list(y_domain)) if y_domain else alt.Undefined,
+                scale=(alt.Scale(domain=list(y_domain), zero=False) if y_domain else alt.Undefined),
             ),
             color=color,
             tooltip=tooltip(x, x_type, y, y_format, series),
         )
     )
+    if picked is not None:
+        lines = lines.add_params(picked).encode(
+            opacity=alt.condition(picked, alt.value(1.0), alt.value(0.15))
+        )
     layers = [lines, *marker_layers(markers or (), x_type, span)]
     return finish(
         alt.layer(*layers),

@@ -2,9 +2,9 @@
 
 Outcomes and kinds — failure red, partial amber, success green, decision purple — and what is
 measured from them (a success rate is green, a repeat-failure rate red, post-failure
-reflections red). Departments take the categorical colours below, which avoid red, amber and
-green so a department line is never read as an outcome. The page styles (static/css/app.css,
-`--failure` …) use the same values for the badges and sparklines.
+reflections red). Departments take the categorical colours below, whose first eight keep
+away from red, amber and green so a department line is not read as an outcome. The page
+styles (static/css/app.css, `--failure` …) use the same values for the badges and sparklines.
 """
 
 from __future__ import annotations
@@ -45,20 +45,25 @@ BY_MEANING: dict[str, str] = {
     "decisions": DECISION,
 }
 
-# Departments and other categories: blue, purple, teal, brown, slate … — never an outcome's.
+# Departments and other categories: eight hues picked (from Tableau 20, d3's category10 and
+# a colour-blind-aware sequence) so that any two differ by at least ΔE 30 in CIELAB — hue and
+# lightness together, so they stay apart for the common colour-vision deficiencies too — and
+# each stays ΔE 22 from the outcomes' red, amber and green and the decision purple; all dark
+# enough to read as a thin line on white. The old list had two near-identical blues and two
+# browns among its first eight. A ninth department and beyond reuse Tableau's teal, olive …
 CATEGORICAL: tuple[str, ...] = (
-    "#2457a6",
-    "#7b4fb0",
-    "#178a8a",
-    "#8c564b",
-    "#4d6a8a",
-    "#b0479a",
-    "#9c6644",
-    "#3d3d8f",
-    "#a0673a",
-    "#2f6f9f",
-    "#6b6b6b",
-    "#8e3f6b",
+    "#0b84a5",  # cerulean
+    "#ff7f0e",  # orange
+    "#b07aa1",  # mauve
+    "#1f1f1f",  # near-black
+    "#d45087",  # raspberry
+    "#7f7f7f",  # grey
+    "#a05d56",  # brick
+    "#2f4b7c",  # navy
+    "#499894",  # teal
+    "#b6992d",  # olive
+    "#59a14f",  # green
+    "#e15759",  # red
 )
 
 

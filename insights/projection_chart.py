@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from insights import palette
 from insights.chart_parts import finish, plain, tip, x_encoding
 from insights.projection import Projection, Refusal
+from reflexion_site.templatetags.formats import percent
 from reflexion_site.vega import alt
 
 
@@ -98,8 +99,9 @@ def projection_chart(
             .mark_rule(color=palette.REFERENCE, strokeDash=[6, 4], aria=False)
             .encode(y="rate:Q")
         )
+        label = f"Asymptote A = {percent(a.value)}"
         layers.append(
-            alt.Chart(alt.Data(values=[{"rate": a.value, "label": f"Asymptote A = {a.value:.1%}"}]))
+            alt.Chart(alt.Data(values=[{"rate": a.value, "label": label}]))
             .mark_text(
                 align="left", baseline="bottom", dx=4, dy=-4, color=palette.REFERENCE, aria=False
             )
@@ -110,7 +112,7 @@ def projection_chart(
         description = (
             f"Weekly task success over {len(points)} weeks, with the fitted saturating curve "
             f"drawn ahead to {ahead:%Y-%m-%d} with its 95 % band, levelling off at "
-            f"A = {a.value:.1%} (95 % interval {a.low:.1%} to {a.high:.1%}) "
+            f"A = {percent(a.value)} (95 % interval {percent(a.low)} to {percent(a.high)}) "
             f"and a half-life of {h.value:.1f} months ({h.low:.1f} to {h.high:.1f})."
         )
     else:

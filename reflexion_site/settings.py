@@ -81,6 +81,9 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "reflections.context_processors.roles",
             ],
+            # One format per kind of number and date, in every template (percent, lift_points,
+            # kappa, confidence, isodate).
+            "builtins": ["reflexion_site.templatetags.formats"],
         },
     },
 ]

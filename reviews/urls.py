@@ -21,6 +21,11 @@ cycles = (
         path("<int:pk>/items/<int:rank>/originals/", duplicates.original_search, name="originals"),
         path("restore/<int:reflection_pk>/", restore.reflection_restore, name="restore"),
         path("<int:pk>/items/<int:rank>/comments/", discussion.item_comment, name="comment"),
+        path(
+            "<int:pk>/items/<int:rank>/mentions/",
+            discussion.mention_suggestions,
+            name="mention-suggestions",
+        ),
         path("<int:pk>/items/<int:rank>/unsure/", discussion.item_unsure, name="unsure"),
         path("<int:pk>/items/<int:rank>/resolve/", discussion.item_resolve, name="resolve"),
         path("<int:pk>/bulk/", bulk.bulk_action, name="bulk"),

@@ -15,6 +15,11 @@ rounds = (
         path("<int:pk>/rate/<int:assignment>/change/", ratings.rate_change, name="change"),
         path("<int:pk>/items/<int:position>/", discussion.item_discussion, name="item"),
         path("<int:pk>/items/<int:position>/comments/", discussion.item_comment, name="comment"),
+        path(
+            "<int:pk>/items/<int:position>/mentions/",
+            discussion.mention_suggestions,
+            name="mention-suggestions",
+        ),
     ],
     "ratings",
 )

@@ -195,10 +195,12 @@ def _deprecation_markers(markers: list[selectors.Marker]) -> list[dict]:
 
 def _learning_charts(curves: selectors.LearningCurves, shown: list, scope: str) -> dict:
     from insights import charts  # altair on first use (reflexion_site/vega.py)
+    from insights.chart_parts import marker_key
 
     markers = _deprecation_markers(curves.markers)
     marked = (
-        f" Dashed rules mark the weeks review verdicts deprecated reflections ({len(markers)})."
+        f" Dashed rules mark the weeks review verdicts deprecated reflections ({len(markers)}), "
+        f"numbered: {marker_key(markers)}."
         if markers
         else ""
     )

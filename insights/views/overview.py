@@ -86,7 +86,8 @@ def _overview_chart(data: selectors.Overview) -> dict | None:
         description=(
             f"Line chart of each department's weekly task success rate (successes / finished "
             f"tasks) over the {n} ISO weeks to {data.as_of:%Y-%m-%d}; a week without finished "
-            f"tasks has no point. The table below has the current values."
+            f"tasks has no point. A click on a department in the legend picks its line out. The "
+            f"table below has the current values."
         ),
     )
 

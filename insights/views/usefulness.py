@@ -141,9 +141,10 @@ def _usefulness_charts(report: selectors.UsefulnessReport, scope: str) -> dict:
             [
                 {
                     "reflection": f"#{i} {_shorten(r.title)}",
-                    "lift": r.lift.lift,
-                    "low": r.lift_interval[0],
-                    "high": r.lift_interval[1],
+                    # In percentage points, as the table writes them ("-20.1 pts").
+                    "lift": round(100 * r.lift.lift, 1),
+                    "low": round(100 * r.lift_interval[0], 1),
+                    "high": round(100 * r.lift_interval[1], 1),
                 }
                 for i, r in rated
             ],
@@ -152,7 +153,8 @@ def _usefulness_charts(report: selectors.UsefulnessReport, scope: str) -> dict:
             low="low",
             high="high",
             title=f"Lift of the most injected reflections, {scope}",
-            value_title="Success of injected tasks minus the department's (points)",
+            value_title="Success of injected tasks minus the department's (pts)",
+            value_format="+.1f",
             label_title="Reflection (rank by injections)",
             description=(
                 f"Dot plot of the lift in success rate of the tasks {len(rated)} most injected "

@@ -1,9 +1,13 @@
-"""Reads of discussion threads: a thread's comments rendered, a person's mentions."""
+"""Reads of discussion threads: a thread's comments rendered, a person's mentions, and whom an
+@name being typed may mention."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils.safestring import SafeString
 
@@ -45,3 +49,26 @@ def unseen_mention_count(user) -> int:
     if not user.is_authenticated:
         return 0
     return mentions_for(user).filter(seen_at=None).count()
+
+
+# The @name being typed: at the very end of the text, not inside an e-mail address.
+TYPING_MENTION = re.compile(r"(?<![\w@])@([\w.+-]*)\Z")
+SUGGESTED = 8
+
+
+def mention_suggestions(
+    text: str, *, author, may_see: Callable[[object], bool]
+) -> tuple[str | None, list[str]]:
+    """The @name being typed at the end of `text` (None: none) and up to eight usernames that
+    start with it, of active people other than the author who may open the thread."""
+    match = TYPING_MENTION.search(text or "")
+    if match is None:
+        return None, []
+    prefix = match.group(1)
+    people = (
+        get_user_model()
+        .objects.filter(is_active=True, username__istartswith=prefix)
+        .exclude(pk=author.pk)
+        .order_by("username")[:60]
+    )
+    return prefix, [p.get_username() for p in people if may_see(p)][:SUGGESTED]

@@ -7,9 +7,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from reflections.models import Comment
 from reflections.scanning import typed
-from reflections.services.discussion import DiscussionError, post_comment
+from reflections.services.discussion import DiscussionError, Posted, post_comment
 from reviews.models import Decision, ReviewItem
 from reviews.selectors.cycles import can_manage, may_see_item
 from reviews.services.cycles import Conflict, ReviewError
@@ -20,7 +19,7 @@ def item_url(item: ReviewItem) -> str:
     return reverse("reviews:item", kwargs={"pk": item.cycle_id, "rank": item.rank})
 
 
-def comment_on_item(*, item: ReviewItem, user, body: str) -> Comment:
+def comment_on_item(*, item: ReviewItem, user, body: str) -> Posted:
     """Anyone who may open the item may comment while the cycle is open; a closed cycle's
     discussion is part of its final record."""
     if not item.cycle.is_open:

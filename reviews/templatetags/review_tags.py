@@ -34,20 +34,6 @@ def minutes(seconds) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
-@register.filter
-def percent(value) -> str:
-    return "—" if value is None else f"{100 * value:.0f} %"
-
-
-@register.filter
-def points(value) -> str:
-    """A difference of two rates in percentage points, signed: "+10 points", "-3 points"."""
-    if value is None:
-        return "—"
-    n = round(100 * value)
-    return f"{'+' if n > 0 else '-' if n < 0 else '±'}{abs(n)} points"
-
-
 @register.simple_tag
 def sparkline(values, width: int = 160, height: int = 32, label: str = "", attr: str = ""):
     """An inline SVG polyline of a short series (no script, no style attribute: CSP-safe);

@@ -45,6 +45,8 @@ KEYS = [
     ("Enter / Esc", "Confirm or cancel a duplicate verdict the guard asks about"),
     ("n", "Write a note"),
     ("u", "Undo the verdict (the whole set, for a cluster)"),
+    ("s", "Unsure — needs discussion (keeps the item open for the discussion)"),
+    ("c", "Write a comment in the discussion (@name mentions a colleague; Esc leaves it)"),
     ("j / →", "Next item"),
     ("p / ←", "Previous item"),
     ("?", "Show or hide these keys"),

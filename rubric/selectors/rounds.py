@@ -170,36 +170,57 @@ def rater_assignments(rating_round: RatingRound, user) -> QuerySet[RatingAssignm
 
 @dataclass(frozen=True)
 class RaterPosition:
-    position: int  # the item being shown, counting the rater's own items from 1
+    position: int  # the item being shown, counting the rater's own items from 1 (0: none)
     done: int
     total: int
+    previous: int | None = None  # the assignment before it in item order (None: first)
+    following: int | None = None  # the one after it (None: last)
 
 
-def rater_position(rating_round: RatingRound, user) -> RaterPosition:
-    counts = RatingAssignment.objects.filter(item__rating_round=rating_round, rater=user).aggregate(
-        total=Count("id"), done=Count("id", filter=Q(submitted_at__isnull=False))
-    )
-    return RaterPosition(
-        position=min(counts["done"] + 1, counts["total"]),
-        done=counts["done"],
-        total=counts["total"],
-    )
-
-
-def next_assignment(rating_round: RatingRound, user) -> RatingAssignment | None:
-    """The rater's first unsubmitted assignment in item order, with what the page shows.
-    A reflection quarantined after the round was drawn is skipped: it is never shown raw."""
-    return (
-        RatingAssignment.objects.filter(
-            item__rating_round=rating_round, rater=user, submitted_at__isnull=True
-        )
+def _sequence(rating_round: RatingRound, user) -> list[tuple[int, bool]]:
+    """The rater's assignments in item order as (pk, submitted), quarantined ones left out
+    (they are never shown)."""
+    rows = (
+        RatingAssignment.objects.filter(item__rating_round=rating_round, rater=user)
         .exclude(item__reflection__state=State.QUARANTINED)
-        .select_related(
-            "item__reflection", "item__reflection__agent", "item__reflection__department"
-        )
         .order_by("item__position")
-        .first()
+        .values_list("pk", "submitted_at")
     )
+    return [(pk, submitted is not None) for pk, submitted in rows]
+
+
+def rater_position(rating_round: RatingRound, user, assignment=None) -> RaterPosition:
+    """Where `assignment` comes among the rater's own items (its own place, rated or not),
+    with its neighbours for previous and skip; without one (all done), previous is the last."""
+    sequence = _sequence(rating_round, user)
+    pks = [pk for pk, _ in sequence]
+    done = sum(submitted for _, submitted in sequence)
+    if assignment is None or assignment.pk not in pks:
+        return RaterPosition(0, done, len(pks), previous=pks[-1] if pks else None)
+    i = pks.index(assignment.pk)
+    return RaterPosition(
+        position=i + 1,
+        done=done,
+        total=len(pks),
+        previous=pks[i - 1] if i > 0 else None,
+        following=pks[i + 1] if i + 1 < len(pks) else None,
+    )
+
+
+def next_assignment(rating_round: RatingRound, user, *, after=None) -> RatingAssignment | None:
+    """The rater's first unsubmitted assignment in item order — after `after` when given,
+    wrapping round — with what the page shows. A reflection quarantined after the round was
+    drawn is skipped: it is never shown raw."""
+    sequence = _sequence(rating_round, user)
+    pks = [pk for pk, _ in sequence]
+    start = pks.index(after.pk) + 1 if after is not None and after.pk in pks else 0
+    ordered = sequence[start:] + sequence[:start]
+    chosen = next((pk for pk, submitted in ordered if not submitted), None)
+    if chosen is None:
+        return None
+    return RatingAssignment.objects.select_related(
+        "item__reflection", "item__reflection__agent", "item__reflection__department"
+    ).get(pk=chosen)
 
 
 def get_assignment_for_rater(rating_round: RatingRound, user, pk: int) -> RatingAssignment:

@@ -8,8 +8,7 @@ from django.http import Http404
 from django.urls import reverse
 
 from reflections import access
-from reflections.models import Comment
-from reflections.services.discussion import post_comment
+from reflections.services.discussion import Posted, post_comment
 from rubric.models import RoundItem
 from rubric.selectors.rounds import can_manage, get_round_for_user
 
@@ -36,7 +35,7 @@ def may_see_rating_item(user, item: RoundItem) -> bool:
     )
 
 
-def comment_on_rating_item(*, item: RoundItem, user, body: str) -> Comment:
+def comment_on_rating_item(*, item: RoundItem, user, body: str) -> Posted:
     """Raises DiscussionError for an empty or over-long comment."""
     return post_comment(
         thread=thread_key(item),

@@ -60,11 +60,11 @@ POLICY_ROLES = (MANAGER, ADMIN)
 RUBRIC_ROLES = (ADMIN,)
 
 KEYS = [
-    ("1 to 5", "Set the level of the focused criterion (0, 0.25, 0.5, 0.75, 1)"),
+    ("1 to 5", "Set a level (0, 0.25, 0.5, 0.75, 1); move to the next criterion without one"),
     ("Tab / Shift+Tab", "Next / previous criterion"),
     ("a", "Show or hide the focused criterion's anchors"),
     ("Enter", "Save and show the next item"),
-    ("j / p", "Next / previous item without saving"),
+    ("j / p", "Skip to the next item / previous item, without saving"),
     ("?", "Show or hide these keys"),
 ]
 
@@ -186,7 +186,7 @@ def item(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     if attempt.submitted_at is None:
         return _render_item(request, attempt, _attempt_item(attempt, position))
     if position in attempt.held_out:
-        messages.info(request, "This item's gold is held out: your next attempt is scored on it.")
+        messages.info(request, "This item's gold is held out: a later attempt is scored on it.")
         return redirect("calibration:attempt", pk=attempt.pk)
     return _render_item_result(request, attempt, _attempt_item(attempt, position))
 

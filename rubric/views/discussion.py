@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from reflections.selectors.discussion import mention_suggestions as suggestions
 from reflections.selectors.discussion import thread
 from reflections.services.discussion import DiscussionError, mark_thread_seen
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
@@ -32,12 +33,13 @@ def _item(request, pk: int, position: int):
     return rating_round, item
 
 
-def _context(rating_round, item, *, error: str = "", draft: str = "") -> dict:
+def _context(rating_round, item, *, error: str = "", draft: str = "", notes=()) -> dict:
     return {
         "rating_round": rating_round,
         "item": item,
         "thread": thread(thread_key(item)),
         "comment_error": error,
+        "comment_notes": list(notes),
         "draft": draft,
     }
 
@@ -55,15 +57,33 @@ def item_discussion(request: HtmxHttpRequest, pk: int, position: int) -> HttpRes
 def item_comment(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     rating_round, item = _item(request, pk, position)
     body = request.POST.get("body", "")
-    error = ""
+    error, notes = "", []
     try:
-        comment_on_rating_item(item=item, user=request.user, body=body)
+        notes = comment_on_rating_item(item=item, user=request.user, body=body).notes
     except DiscussionError as problem:
         error = f"Not posted — {problem}."
     if wants_fragment(request):
-        context = _context(rating_round, item, error=error, draft=body if error else "")
+        context = _context(
+            rating_round, item, error=error, draft=body if error else "", notes=notes
+        )
         status = 422 if error else 200
         return render(request, "rubric/item_discussion.html#discussion", context, status=status)
     if error:
         messages.error(request, error)
+    for note in notes:
+        messages.warning(request, f"Posted, but {note[0].lower()}{note[1:]}")
     return redirect(item_url(item) + "#discussion")
+
+
+@login_required
+@require_GET
+def mention_suggestions(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
+    """Who the @name being typed may mention: people who may open this item's discussion."""
+    _, item = _item(request, pk, position)
+    prefix, names = suggestions(
+        request.GET.get("body", ""),
+        author=request.user,
+        may_see=lambda person: may_see_rating_item(person, item),
+    )
+    context = {"prefix": prefix, "names": names}
+    return render(request, "reflections/_mention_suggestions.html", context)

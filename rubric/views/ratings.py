@@ -21,13 +21,13 @@ from rubric.services import rounds as services
 from rubric.services.rubric import criterion_blocks, load_criteria
 
 KEYS = [
-    ("1 to 5", "Pick a level (0, 0.25, 0.5, 0.75, 1) of the criterion in focus"),
-    ("Tab", "Next criterion (Shift+Tab: previous)"),
+    ("1 to 5", "Set a level (0, 0.25, 0.5, 0.75, 1) and move to the next criterion without one"),
+    ("Tab / Shift+Tab", "Next / previous criterion"),
     ("a", "Show or hide the criterion's anchors"),
     ("Enter", "Submit and go to the next item"),
+    ("j / p", "Skip to the next item without saving / previous item"),
     ("?", "Show or hide these keys"),
 ]
-
 
 # --------------------------------------------------------------------------- rounds
 
@@ -142,6 +142,7 @@ def _render_rate(
     picked: dict | None = None,
     comment: str = "",
     status: int = 200,
+    url: str = "",
 ) -> HttpResponse:
     """The rater's next unsubmitted item (or `assignment`: re-shown with an error, or a
     submitted one opened to change it while the round is open)."""
@@ -169,13 +170,13 @@ def _render_rate(
                 "comment": comment,
                 "changing": assignment.submitted_at is not None,
             }
-        context["position"] = selectors.rater_position(rating_round, request.user)
+        context["position"] = selectors.rater_position(rating_round, request.user, assignment)
         context["rated"] = selectors.rater_assignments(rating_round, request.user).filter(
             submitted_at__isnull=False
         )
     if wants_fragment(request):
         response = render(request, "rubric/rate.html#rate-item", context, status=status)
-        return push_url(response, _rate_url(rating_round))
+        return push_url(response, url or _rate_url(rating_round))
     return render(request, "rubric/rate.html", context, status=status)
 
 
@@ -189,14 +190,18 @@ def rate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def rate_change(request: HtmxHttpRequest, pk: int, assignment: int) -> HttpResponse:
-    """A submitted rating opened again with its levels, to change while the round is open."""
+    """One of the rater's items by its own place (previous, skip, or a rated one opened again
+    with its levels to change while the round is open)."""
     rating_round = selectors.get_round_for_rater(request.user, pk)
     target = selectors.get_assignment_for_rater(rating_round, request.user, assignment)
-    if target.submitted_at is None:
-        return redirect(_rate_url(rating_round))
     levels = dict(target.ratings.values_list("criterion", "level"))
     return _render_rate(
-        request, rating_round, assignment=target, picked=levels, comment=target.comment
+        request,
+        rating_round,
+        assignment=target,
+        picked=levels,
+        comment=target.comment,
+        url=request.path,
     )
 
 
@@ -246,7 +251,13 @@ def rate_submit(request: HtmxHttpRequest, pk: int, assignment: int) -> HttpRespo
             status=422,
         )
     done = "Changed your rating of" if version is not None else "Rated"
-    messages.success(request, f"{done} “{target.item.reflection.title}”. Here is the next one.")
+    following = selectors.next_assignment(rating_round, request.user, after=target)
+    if following is None:
+        total = selectors.rater_position(rating_round, request.user).total
+        then = f"That was the last one: all {total} of your items are rated."
+    else:
+        then = "Here is the next one."
+    messages.success(request, f"{done} “{target.item.reflection.title}”. {then}")
     if wants_fragment(request):
-        return _render_rate(request, rating_round)
+        return _render_rate(request, rating_round, assignment=following)
     return redirect(_rate_url(rating_round))

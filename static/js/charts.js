@@ -55,10 +55,9 @@
       });
   }
 
-  // On a narrow screen (a phone, 390 px): legends wrap in two columns and a long title breaks
-  // into lines, so nothing is cut off or pushes the page wider than the screen.
-  const MARKER = "#8a5a00"; // insights/palette.py MARKER
-
+  // On a narrow screen (a phone, 390 px): legends wrap into columns and a long title breaks
+  // into lines, so nothing is cut off or pushes the page wider than the screen. Review
+  // markers keep their numbers (short, in rows that take turns); the caption says what each is.
   function fitNarrow(spec, width) {
     if (!width || width >= 560) return;
     spec.config = spec.config || {};
@@ -72,6 +71,15 @@
       });
     }
     fitAxes(spec, width);
+    // A legend set on an encoding (the department lines') outranks the config: on a phone
+    // one name a row, so a long one ("Lead Generation") is not cut off at the edge.
+    (Array.isArray(spec.layer) ? spec.layer : [spec]).forEach(function (layer) {
+      const color = layer.encoding && layer.encoding.color;
+      if (color && color.legend) {
+        const narrow = { columns: width < 420 ? 1 : 2, labelLimit: 200 };
+        color.legend = Object.assign({}, color.legend, narrow);
+      }
+    });
     const title = spec.title;
     const perLine = Math.max(24, Math.floor(width / 8));
     if (title && typeof title.text === "string" && title.text.length > perLine) {

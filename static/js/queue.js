@@ -65,7 +65,7 @@
     }
     var key = event.key;
     var handled = true;
-    if (key === "k" || key === "e" || key === "o" || key === "u") {
+    if (key === "k" || key === "e" || key === "o" || key === "u" || key === "s") {
       handled = press('button[data-key="' + key + '"]');
     } else if (key === "d") {
       if (pickedOriginal()) {
@@ -83,6 +83,12 @@
     } else if (key === "n") {
       var note = item().querySelector("#note");
       if (note) note.focus(); else handled = false;
+    } else if (key === "c") {
+      var comment = item().querySelector("#comment-body");
+      if (comment) {
+        comment.scrollIntoView({ block: "center" });
+        comment.focus({ preventScroll: true });
+      } else handled = false;
     } else if (key === "j" || key === "ArrowRight") {
       handled = press("#queue-next");
     } else if (key === "p" || key === "ArrowLeft") {

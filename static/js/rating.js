@@ -47,12 +47,23 @@
     return true;
   }
 
-  function focusFirst() {
-    var criterion = currentCriterion();
+  function focusIn(criterion, options) {
     if (!criterion) return;
     var radio = criterion.querySelector("input[type=radio]:checked") ||
       criterion.querySelector("input[type=radio]");
-    if (radio && !radio.disabled) radio.focus({ preventScroll: true });
+    if (radio && !radio.disabled) radio.focus(options);
+  }
+
+  function focusFirst() { focusIn(currentCriterion(), { preventScroll: true }); }
+
+  // After a digit: the next criterion without a level (looking on, then from the top); when
+  // every criterion has one, the following criterion (changing a rating), else stay.
+  function moveOn(from) {
+    var all = Array.prototype.slice.call(form().querySelectorAll("fieldset.criterion"));
+    var i = all.indexOf(from);
+    var order = all.slice(i + 1).concat(all.slice(0, i));
+    var open = order.filter(function (c) { return !c.querySelector("input[type=radio]:checked"); });
+    focusIn(open[0] || all[i + 1] || from);
   }
 
   document.addEventListener("click", function (event) {
@@ -61,7 +72,9 @@
 
   document.addEventListener("keydown", function (event) {
     var f = form();
-    if (!f || event.ctrlKey || event.metaKey || event.altKey) return;
+    // The all-done screen has no form, only its Previous link (p) and the keys help.
+    if (!f && !document.getElementById("rate-done")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (typing(event.target)) {
       if (event.key === "Escape") event.target.blur();
       return;
@@ -73,13 +86,13 @@
       var radio = criterion && criterion.querySelector('input[type=radio][data-key="' + key + '"]');
       if (radio && !radio.disabled) {
         radio.checked = true;
-        radio.focus();
         radio.dispatchEvent(new Event("change", { bubbles: true }));
+        moveOn(criterion);
       } else handled = false;
     } else if (key === "a") {
       var anchors = currentCriterion() && currentCriterion().querySelector("details.anchors");
       if (anchors) anchors.open = !anchors.open; else handled = false;
-    } else if (key === "Enter" && f.contains(event.target) && event.target.tagName === "INPUT") {
+    } else if (key === "Enter" && f && f.contains(event.target) && event.target.tagName === "INPUT") {
       // Radios have no implicit submission in every browser: Enter saves, as the button does.
       if (f.requestSubmit) bound(f).requestSubmit(); else press("#rating-save");
     } else if (key === "j") {

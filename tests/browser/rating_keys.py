@@ -1,5 +1,6 @@
-"""Rating by keyboard in the browser: keys 1 to 5 pick a level on the focused criterion, Tab
-moves to the next (the calibration and rating pages share the form)."""
+"""Rating by keyboard in the browser: a key 1 to 5 sets the level of the criterion in focus
+and moves on to the next criterion without a level, so four digits and Enter rate an item
+(the calibration and rating pages share the form)."""
 
 from __future__ import annotations
 
@@ -22,15 +23,15 @@ def first_radio(page, criterion: str):
 
 
 def pick_levels_by_keyboard(page, levels) -> None:
-    """Keys 1 to 5 on the focused criterion, Tab to the next; focus ends on the last level."""
+    """One digit per criterion, nothing between them: each digit sets its criterion and the
+    focus moves to the next; after the last it stays on the last level, ready for Enter."""
     expect(first_radio(page, CRITERIA[0])).to_be_focused()  # the page puts focus there
     for n, (criterion, level) in enumerate(zip(CRITERIA, levels, strict=True)):
-        if n:
-            page.keyboard.press("Tab")
-            expect(first_radio(page, criterion)).to_be_focused()
         page.keyboard.press(key_of(level))
         expect(radio(page, criterion, level)).to_be_checked()
-        expect(radio(page, criterion, level)).to_be_focused()
+        if n + 1 < len(CRITERIA):
+            expect(first_radio(page, CRITERIA[n + 1])).to_be_focused()
+    expect(radio(page, CRITERIA[-1], levels[-1])).to_be_focused()
     for criterion, level in zip(CRITERIA, levels, strict=True):
         expect(page.locator(f"#criterion-{criterion} input:checked")).to_have_count(1)
         expect(radio(page, criterion, level)).to_be_checked()

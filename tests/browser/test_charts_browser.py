@@ -173,12 +173,14 @@ def test_every_insights_page_draws_every_chart_on_the_demo(page, live_server, ur
                 " return t.some(x => f.compareDocumentPosition(x) & 4); }"
             )
         assert_no_csp_violations(page)
-    # The review's deprecations are labelled on the learning curves' time axis.
+    # The review's deprecations are numbered on the learning curves' time axis; the caption
+    # says what the number stands for.
     page.goto(f"{live_server.url}/insights/learning/?from={start}&to={end}")
     learning = page.locator('figure[data-spec="chart-learning"] .chart')
     expect(learning.locator("svg .mark-rule.role-mark line")).to_have_count(1)
-    expect(learning.locator("svg .mark-text.role-mark text")).to_have_text(
-        [re.compile(r"2026Q1: 2 deprecated$")]
+    expect(learning.locator("svg .mark-text.role-mark text")).to_have_text(["1"])
+    expect(page.locator('figure[data-spec="chart-learning"] figcaption')).to_contain_text(
+        re.compile(r"numbered: 1 = \d{4}-\d{2}-\d{2}: .*2026Q1: 2 deprecated")
     )
 
 

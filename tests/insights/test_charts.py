@@ -98,12 +98,16 @@ def test_a_line_chart_is_valid_vega_lite_with_titles_and_a_description(line):
     assert lines["data"]["values"][0] == {"week": "2026-01-05", "rate": 0.5, "department": "sales"}
 
 
-def test_markers_are_labelled_vertical_rules_at_their_dates(line):
+def test_markers_are_numbered_vertical_rules_at_their_dates(line):
     assert marks(line) == ["line", "rule", "text"]
     rule, label = line["layer"][1], line["layer"][2]
-    assert rule["data"]["values"] == [{"at": "2026-02-02", "label": "2026Q1 review: 12 deprecated"}]
+    assert rule["data"]["values"] == [
+        {"at": "2026-02-02", "label": "2026Q1 review: 12 deprecated", "key": "1"}
+    ]
     assert rule["encoding"]["x"]["field"] == "at"
-    assert label["encoding"]["text"]["field"] == "label"
+    # The chart writes the number; what it marks is in the tooltip (and the caption's key).
+    assert label["encoding"]["text"]["field"] == "key"
+    assert {t["field"] for t in rule["encoding"]["tooltip"]} >= {"key", "label"}
 
 
 def test_a_line_chart_without_markers_or_series_is_one_line():
@@ -186,8 +190,8 @@ def test_the_projection_chart_has_points_curve_ahead_band_and_asymptote():
     assert len(band["data"]["values"]) == len(fit.band)
     assert band["encoding"]["y2"]["field"] == "high"
     assert rule["data"]["values"] == [{"rate": pytest.approx(0.88)}]
-    assert label["data"]["values"][0]["label"] == "Asymptote A = 88.0%"
-    assert "A = 88.0%" in spec["description"] and "95 % band" in spec["description"]
+    assert label["data"]["values"][0]["label"] == "Asymptote A = 88.0 %"
+    assert "A = 88.0 %" in spec["description"] and "95 % band" in spec["description"]
     assert "half-life of 0.7 months" in spec["description"]
 
 

@@ -102,8 +102,8 @@ def test_overview_rows_per_department_and_overall(manager):
     rows = page.select("table.insights-overview tbody tr")
     assert [r["data-department"] for r in rows] == ["finance", "sales", "all"]
     finance = rows[0]
-    # Tasks i = 0..5 on 2026-03-10: successes i = 0, 3 → 2 of 6 = 33 %.
-    assert finance.select_one('[data-metric="success"] .value').get_text(strip=True) == "33 %"
+    # Tasks i = 0..5 on 2026-03-10: successes i = 0, 3 → 2 of 6 = 33.3 %.
+    assert finance.select_one('[data-metric="success"] .value').get_text(strip=True) == "33.3 %"
     # Every finance lesson is 'active' now: 6; none existed 13 weeks before.
     assert finance.select_one('[data-metric="active-set"] .value').get_text(strip=True) == "6"
     assert finance.select_one('[data-metric="quality"] .value').get_text(strip=True) == "—"
@@ -129,7 +129,7 @@ def test_learning_table_for_one_department(manager):
     # 03-02); the first "timeout" failure is not a repeat, the other three are: 3 / 6.
     assert cells == [
         ["2026-03-02", "0", "0", "0", "0", "—", "—", "0", "0", "—"],
-        ["2026-03-09", "6", "2", "0", "4", "33 %", "0 %", "6", "3", "50 %"],
+        ["2026-03-09", "6", "2", "0", "4", "33.3 %", "0.0 %", "6", "3", "50.0 %"],
     ]
 
 

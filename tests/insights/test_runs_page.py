@@ -62,7 +62,7 @@ def test_a_reflexion_run_is_compared_with_its_baseline_by_default(imported, mana
     assert [t[:2] for t in trials] == [
         ["humaneval-rs-mini._reflexion_5_gpt-4_pass_at_k_1_rs.jsonl", str(n)] for n in range(4)
     ] + [["humaneval-rs-mini._simple_1_gpt-4_pass_at_k_1_rs.jsonl", "0"]]
-    assert trials[1][-2:] == ["2 of 3", "67 %"]
+    assert trials[1][-2:] == ["2 of 3", "66.7 %"]  # the same share as the summary's
     assert len(page.select("figure.chart-figure")) == 2
 
 

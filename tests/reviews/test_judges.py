@@ -149,7 +149,7 @@ class TestAgreement:
         page = BeautifulSoup(
             client_for(world["mara"]).get(reverse("reviews:judges")).content, "html.parser"
         )
-        assert page.select_one("#judge-kappa").get_text(strip=True) == "0.595"
+        assert page.select_one("#judge-kappa").get_text(strip=True) == "0.59"  # κ: two decimals
         first_row = [td.get_text(strip=True) for td in page.select("#confusion tbody tr")[0]("td")]
         assert first_row == ["2", "1", "1", "0"]
 
@@ -253,6 +253,6 @@ class TestQueue:
         url = reverse("reviews:item", args=[world["cycle"].pk, 1])
         page = BeautifulSoup(client_for(world["ana"]).get(url).content, "html.parser")
         panel = page.select_one(".judge-suggestion").get_text(" ", strip=True)
-        assert "j1" in panel and "Duplicate" in panel and "0.81" in panel
+        assert "j1" in panel and "Duplicate" in panel and "confidence 81 %" in panel
         assert "The original lesson" in panel
         assert page.select("#queue-item input:checked") == []

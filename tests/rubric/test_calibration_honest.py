@@ -185,3 +185,17 @@ class TestARetryIsScoredOnGoldNotYetSeen:
         page = soup_of(client_for(rater).get(reverse("calibration:attempt", args=[second.pk])))
         said = page.select_one("#scored-on").get_text(" ", strip=True)
         assert "Scored on the 20 items" in said and "other 10" in said and "practice" in said
+
+
+def test_a_passed_attempt_does_not_speak_of_a_next_attempt(calibration_set, rater):
+    gold = {
+        item.pk: dict(GoldScore.objects.filter(item=item).values_list("criterion", "level"))
+        for item in calibration_set.items.all()
+    }
+    passed = finish(start_attempt(user=rater), lambda item: gold[item.pk])
+    assert passed.passed and passed.held_out
+    page = soup_of(client_for(rater).get(reverse("calibration:attempt", args=[passed.pk])))
+    text = page.get_text(" ", strip=True)
+    assert "next attempt" not in text and "a retry is scored" not in text
+    row = page.select_one(f"#result-{passed.held_out[0]}").get_text(" ", strip=True)
+    assert row.endswith("held out: kept hidden for a later recalibration")

@@ -78,3 +78,20 @@ def test_the_thread_never_shows_scores_and_the_manager_reads_it(world):
 def test_the_round_links_the_discussion(world):
     page = client_for(world["mara"]).get(reverse("ratings:round", args=[world["round"].pk]))
     assert urls(world)[0].encode() in page.content
+
+
+def test_the_writer_learns_that_a_rater_who_has_not_rated_it_was_not_notified(world):
+    _, comment_url = urls(world)
+    response = client_for(world["rita"]).post(
+        comment_url, {"body": "@mara @ray look"}, headers={"HX-Request": "true"}
+    )
+    notes = BeautifulSoup(response.content, "html.parser").select("#comment-notes li")
+    assert [n.get_text() for n in notes] == ["@ray was not notified: they cannot open this item."]
+
+
+def test_suggestions_offer_only_those_who_may_read_the_thread(world):
+    suggest = reverse("ratings:mention-suggestions", args=[world["round"].pk, 1])
+    rita = client_for(world["rita"])
+    page = BeautifulSoup(rita.get(suggest, {"body": "hi @"}).content, "html.parser")
+    assert [b["data-mention"] for b in page.select(".mention-pick")] == ["mara"]
+    assert client_for(world["ray"]).get(suggest, {"body": "@"}).status_code == 404

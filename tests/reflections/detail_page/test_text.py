@@ -17,13 +17,22 @@ def test_the_header_shows_title_and_badges(manager_client, reflection):
 
     assert page.select_one("h1").get_text(strip=True) == "Classify FX fees before reconciling"
     badges = [b.get_text(" ", strip=True) for b in page.select(".reflection-head .badges .badge")]
+    # A failure lesson of a failed task: one "Failure" badge, not "Failure Failure".
     assert badges == [
         "Promoted \N{MULTIPLICATION SIGN}1.5",
-        "Failure",
         "Failure",
         "Front-matter Markdown",
     ]
     assert page.select_one(".reflection-head .badge.state-promoted") is not None
+
+
+def test_an_outcome_the_kind_does_not_say_gets_its_own_badge(manager_client, reflection):
+    reflection.kind = "decision"
+    reflection.outcome = "success"
+    reflection.save()
+    page = soup_of(manager_client.get(detail_url(reflection)))
+    badges = [b.get_text(" ", strip=True) for b in page.select(".reflection-head .badges .badge")]
+    assert badges[1:3] == ["Decision", "outcome: success"]
 
 
 def test_the_facts_table_shows_every_field(manager_client, reflection):
@@ -41,7 +50,7 @@ def test_the_facts_table_shows_every_field(manager_client, reflection):
     assert facts["Task type"] == "reconciliation"
     assert facts["Task id"] == "fin-20260514-0031"
     assert facts["Created"] == "2026-05-14 16:05"
-    assert facts["Confidence"] == "0.55"
+    assert facts["Confidence"] == "55 %"
     assert facts["Model"] == "gpt-4.1"
     assert facts["Salience"] == "0.82"
     assert facts["Tags"] == "fx fees"
