@@ -92,12 +92,12 @@ def main() -> None:
     else:
         workspaces = [_workspace(scale, args.seed) for scale in args.scale]
     peer = None
-    if args.peer:
-        import peer  # bench/peer.py
-
-        print(f"starting Label Studio {peer.VERSION} ({args.peer_db}) …", flush=True)
-        print(f"  answering on {peer.start(args.peer_db, args.server)}", flush=True)
     try:
+        if args.peer:
+            import peer  # bench/peer.py
+
+            print(f"starting Label Studio {peer.VERSION} ({args.peer_db}) …", flush=True)
+            print(f"  answering on {peer.start(args.peer_db, args.server)}", flush=True)
         for workspace in workspaces:
             measured = [
                 bench_round(workspace, args.server, args.db, peer, i + 1) for i in range(rounds)
@@ -115,8 +115,8 @@ def main() -> None:
 def report(workspace: Path, rounds: list[Round], peer) -> None:
     print(f"\nreflections of {workspace.name}")
     print(
-        f"{'round':<7} {'rows':>9} {'ours rows/s':>12} {'COPY rows/s':>12} {'÷ COPY':>7} "
-        f"{'peer rows/s':>12} {'÷ peer':>7}"
+        f"{'round':<7} {'rows':>9} {'ours rows/s':>12} {'COPY rows/s':>12} {'÷ COPY':>7}"
+        + (f" {'peer rows/s':>12} {'÷ peer':>7}" if peer else "")
     )
     for i, r in enumerate(rounds, 1):
         peer_cells = f"{r.peer_rows / r.peer:>12,.0f} {_peer_ratio(r):>7.2f}" if r.peer else ""

@@ -173,8 +173,12 @@ def start(database: str = "sqlite", server: str = DEFAULT_PG) -> str:
                 raise RuntimeError(f"Label Studio did not answer in time; see {LOG}") from exc
             time.sleep(1)
     # A server its user has been using: the first import's lazy imports are not its cost.
-    import_texts(["warming up"] * 10)
-    return _server.url
+    try:
+        import_texts(["warming up"] * 10)
+    except BaseException:
+        stop()
+        raise
+    return f"http://127.0.0.1:{port}"
 
 
 def import_texts(texts: list[str]) -> float:
