@@ -119,10 +119,10 @@ def report(workspace: Path, rounds: list[Round], peer) -> None:
         + (f" {'peer rows/s':>12} {'÷ peer':>7}" if peer else "")
     )
     for i, r in enumerate(rounds, 1):
-        peer_cells = f"{r.peer_rows / r.peer:>12,.0f} {_peer_ratio(r):>7.2f}" if r.peer else ""
+        peer_cells = f" {r.peer_rows / r.peer:>12,.0f} {_peer_ratio(r):>7.2f}" if r.peer else ""
         print(
             f"{i:<7} {r.rows:>9,} {r.rows / r.ours:>12,.0f} {r.rows / r.copy:>12,.0f} "
-            f"{r.copy / r.ours:>7.2f} {peer_cells}"
+            f"{r.copy / r.ours:>7.2f}{peer_cells}"
         )
     copy_ratio = statistics.median(r.copy / r.ours for r in rounds)
     line = f"{'median':<7} {'':>9} {'':>12} {'':>12} {copy_ratio:>7.2f}"
