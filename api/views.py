@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from api.models import ApiToken
 from api.services.tokens import create_token, end_of_day, revoke_token
 from reflections.access import ADMIN, user_roles
+from reflexion_site.widgets import iso_date_input
 
 # The one GET after a create reads the new secret from here and drops it: a reload, the back
 # button or another tab never sees it again, and a reload never posts the form again.
@@ -32,7 +33,7 @@ class TokenForm(forms.Form):
     expires_on = forms.DateField(
         required=False,
         label="Expires on",
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        widget=iso_date_input(),
         help_text="Optional. The token works until the end of this day; empty: until revoked.",
     )
 

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
-# Dates are written YYYY-MM-DD everywhere (reflexion_site/templatetags/formats.py): a text
-# input with that pattern, not the browser's date input, which shows the locale's mm/dd/yyyy.
-ISO_DATE = forms.DateInput(
-    format="%Y-%m-%d",
-    attrs={
-        "inputmode": "numeric",
-        "pattern": r"\d{4}-\d{2}-\d{2}",
-        "placeholder": "YYYY-MM-DD",
-        "maxlength": "10",
-        "autocomplete": "off",
-        "title": "A date as YYYY-MM-DD",
-    },
-)
+from reflexion_site.widgets import iso_date_input
+
+ISO_DATE = iso_date_input()  # reflexion_site/widgets.py
 
 
 class RatedBetweenForm(forms.Form):

@@ -62,14 +62,6 @@
     if (!width || width >= 560) return;
     spec.config = spec.config || {};
     spec.config.legend = Object.assign({}, spec.config.legend, { columns: 2, labelLimit: 140 });
-    // Review-marker labels would pile up on one another: keep the dashed rules (their tooltip
-    // names the review) and the table under the chart, drop the written labels.
-    if (Array.isArray(spec.layer)) {
-      spec.layer = spec.layer.filter(function (layer) {
-        const mark = layer.mark || {};
-        return !(mark.type === "text" && mark.color === MARKER);
-      });
-    }
     fitAxes(spec, width);
     // A legend set on an encoding (the department lines') outranks the config: on a phone
     // one name a row, so a long one ("Lead Generation") is not cut off at the edge.

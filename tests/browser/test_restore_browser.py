@@ -60,7 +60,7 @@ def test_after_a_restore_the_queue_the_report_and_the_csv_agree(
     expect(page.locator("#restored-title")).to_have_text("Restored (1)")
     expect(page.locator("#restored-items")).to_contain_text(TITLES[0])
     expect(page.locator("#restored-items")).to_contain_text("still how payments work")
-    deprecated_table = page.locator("#deprecated-title ~ table")
+    deprecated_table = page.locator("section[aria-labelledby=deprecated-title] table")
     expect(deprecated_table).to_contain_text(TITLES[1])
     expect(deprecated_table).not_to_contain_text(TITLES[0])
     expect(report_row(page, "Echo chamber").locator("td").first).to_have_text("1")
