@@ -114,14 +114,16 @@ class LessonRow:
     created_at: datetime
 
 
-def learning_weeks(
+def learning_weeks_reference(
     tasks: Iterable[TaskRow], lessons: Iterable[LessonRow]
 ) -> dict[object, dict[date, WeekStats]]:
     """DOMAIN §7 in one pass over the tasks in finishing order, per department and ISO week.
 
-    The reference the SQL in selectors.learning_rows is tested against. "Before" and
-    "earlier" are strict: a reflection created the instant a task finished does not make it
-    eligible, and tasks finishing at the same instant are not earlier than one another.
+    The reference (only the tests call it) the production SQL is held equal to:
+    reflections.services.task_rollup.OUTCOME_COUNTS_SQL, read by selectors.learning_rows.
+    "Before" and "earlier" are strict: a reflection created the instant a task finished does
+    not make it eligible, and tasks finishing at the same instant are not earlier than one
+    another.
     """
     first_lesson: dict[tuple, datetime] = {}
     for r in lessons:

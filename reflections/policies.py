@@ -151,7 +151,7 @@ def retention(
     return [r[0] for r in ranked[:keep]], [r[0] for r in ranked[keep:]]
 
 
-def salience(
+def salience_reference(
     *,
     imported: float | None,
     created_at: datetime,
@@ -160,6 +160,9 @@ def salience(
     config: PolicyConfig = DEFAULT_CONFIG,
 ) -> float | None:
     """Imported salience wins; else None until 14 days old; else the given percentile.
+
+    The reference the production SQL (reflections.services.policies.SALIENCE_SQL, run by
+    apply_salience) implements; only the tests call it.
 
     The percentile (0 to 1) is PERCENT_RANK() of retrievals per day since creation among the
     department's reflections that are at least 14 days old, computed in SQL by the apply step.

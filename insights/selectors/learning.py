@@ -84,8 +84,8 @@ def learning_rows_recount(
     mode is a repeat when the first failed task of its department, type and mode finished
     before it (the task itself, the first, is not a repeat). Two grouped scans and two hash
     joins, where per-task EXISTS probes took 12 s on the demo. Earlier tasks and reflections
-    count from the start of history, not from ``since``. metrics.learning_weeks is the same
-    definition in Python, and the tests hold the two equal.
+    count from the start of history, not from ``since``. metrics.learning_weeks_reference is
+    the same definition in Python, and the tests hold the two equal.
     """
     ops = connection.ops
     # The kinds of reflection that make a task eligible are the failure and partial ones.

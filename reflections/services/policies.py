@@ -157,8 +157,9 @@ def apply_salience(
     *, as_of: date, dry_run: bool = False, config: PolicyConfig = DEFAULT_CONFIG
 ) -> int:
     """Store salience_computed for reflections without an imported salience; returns how many
-    changed. Mirrors policies.salience with the percentile from PERCENT_RANK() over
-    retrievals per day since creation, per department, among reflections ≥ 14 days old."""
+    changed. Mirrors policies.salience_reference (the rule in Python, which the tests read)
+    with the percentile from PERCENT_RANK() over retrievals per day since creation, per
+    department, among reflections ≥ 14 days old."""
     b = boundaries(as_of, config)
     reflections, _ = tables()
     sql = SALIENCE_SQL.format(

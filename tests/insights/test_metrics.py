@@ -70,7 +70,7 @@ SALES_WEEK = WeekStats(WEEK_BEFORE, finished=1, successes=0, partials=0, failure
 
 
 def test_learning_weeks_follow_domain_7_by_hand():
-    weeks = metrics.learning_weeks(TASKS, LESSONS)
+    weeks = metrics.learning_weeks_reference(TASKS, LESSONS)
     assert weeks == {"finance": {WEEK: FINANCE_WEEK}, "sales": {WEEK_BEFORE: SALES_WEEK}}
     assert FINANCE_WEEK.success_rate == pytest.approx(2 / 7)  # the partial is not a success
     assert FINANCE_WEEK.partial_rate == pytest.approx(1 / 7)
@@ -81,11 +81,11 @@ def test_learning_weeks_follow_domain_7_by_hand():
 def test_tasks_finishing_at_the_same_instant_are_not_earlier_than_each_other():
     lesson = [LessonRow("d", "t", "partial", at("2026-03-01"))]
     same = [TaskRow("d", "t", at("2026-03-03"), "failure", "x")] * 2
-    weeks = metrics.learning_weeks(same, lesson)
+    weeks = metrics.learning_weeks_reference(same, lesson)
     assert weeks["d"][WEEK].eligible == 2
     assert weeks["d"][WEEK].repeats == 0
     later = [*same, TaskRow("d", "t", at("2026-03-04"), "failure", "x")]
-    assert metrics.learning_weeks(later, lesson)["d"][WEEK].repeats == 1
+    assert metrics.learning_weeks_reference(later, lesson)["d"][WEEK].repeats == 1
 
 
 def test_week_start_is_the_iso_monday_in_utc():

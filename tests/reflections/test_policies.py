@@ -13,7 +13,7 @@ from reflections.policies import (
     PolicyConfig,
     decay_state,
     retention,
-    salience,
+    salience_reference,
     should_have_reflected,
 )
 
@@ -224,15 +224,24 @@ def test_retention_partitions_the_non_deprecated_reflections(items, keep):
 
 
 def test_imported_salience_wins():
-    assert salience(imported=0.2, created_at=days_before(1), as_of=AS_OF, percentile=0.9) == 0.2
+    assert (
+        salience_reference(imported=0.2, created_at=days_before(1), as_of=AS_OF, percentile=0.9)
+        == 0.2
+    )
 
 
 def test_salience_is_unknown_before_14_days():
-    assert salience(imported=None, created_at=days_before(13), as_of=AS_OF, percentile=0.9) is None
+    assert (
+        salience_reference(imported=None, created_at=days_before(13), as_of=AS_OF, percentile=0.9)
+        is None
+    )
 
 
 def test_salience_is_the_department_percentile_from_14_days():
-    assert salience(imported=None, created_at=days_before(14), as_of=AS_OF, percentile=0.75) == 0.75
+    assert (
+        salience_reference(imported=None, created_at=days_before(14), as_of=AS_OF, percentile=0.75)
+        == 0.75
+    )
 
 
 # --------------------------------------------------------------------------- trigger gate
