@@ -7,6 +7,7 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from ninja import NinjaAPI
+from ninja.errors import HttpError
 from ninja.openapi.views import openapi_json
 
 from api.endpoints import changes, ingest, judgements, retrieve, runs
@@ -59,6 +60,15 @@ def rate_limited(request, exc: RateLimited):
         status=429,
     )
     response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc: HttpError):
+    """Ninja's answer, and on a 401 the scheme to authenticate with (RFC 9110 §11.6.1)."""
+    response = api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
+    if exc.status_code == 401:
+        response["WWW-Authenticate"] = 'Bearer realm="reflexion-review"'
     return response
 
 

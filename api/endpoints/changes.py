@@ -3,6 +3,7 @@ store (evict what was deprecated or quarantined, take back what was restored).""
 
 from __future__ import annotations
 
+from django.core import signing
 from django.http import HttpRequest
 from ninja import Router
 
@@ -24,11 +25,28 @@ def _safe(text: str) -> str:
     return mask(text, scan_text(text)) if text else text
 
 
+# Cursors are signed (issue 30): a forged one ("[0]", "[99999999]", an id past 2^63) could
+# skip changes or leave a client waiting past every future eviction; now it is refused.
+_CURSORS = signing.Signer(salt="api.changes.cursor")
+
+
+def _signed(cursor: str) -> str:
+    return _CURSORS.sign(cursor)
+
+
+def _unsigned(cursor: str) -> str:
+    return _CURSORS.unsign(cursor)
+
+
+def _why(exc: Exception) -> str:
+    return "not a cursor this server gave" if isinstance(exc, signing.BadSignature) else str(exc)
+
+
 def _change(row: ReflectionHistory) -> dict:
     r = row.reflection
     hidden = State.QUARANTINED in (r.state, row.to_state)
     return {
-        "cursor": keyset.cursor_of([row.id]),
+        "cursor": _signed(keyset.cursor_of([row.id])),
         "at": row.at,
         "reflection": {
             "id": r.id,
@@ -57,12 +75,12 @@ def changes(request: HttpRequest, since: str | None = None, limit: int = 100, de
     if department:
         qs = qs.filter(reflection__department__slug=department)
     try:
-        page = keyset.page(qs, ORDER, size=limit, after=since or None)
-    except keyset.BadCursor as exc:
-        raise BadBody(f"since: {exc}; pass the 'next' of an earlier answer") from None
+        page = keyset.page(qs, ORDER, size=limit, after=_unsigned(since) if since else None)
+    except (keyset.BadCursor, signing.BadSignature) as exc:
+        raise BadBody(f"since: {_why(exc)}; pass the 'next' of an earlier answer") from None
     rows = page.rows
     return {
         "changes": [_change(row) for row in rows],
-        "next": keyset.cursor_of([rows[-1].id]) if rows else since,
+        "next": _signed(keyset.cursor_of([rows[-1].id])) if rows else since,
         "more": not page.is_last,
     }

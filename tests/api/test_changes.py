@@ -83,3 +83,23 @@ def test_a_quarantined_reflection_shows_no_path_or_reason_that_holds_the_secret(
     answer = runtime.get("/changes")
     assert secret not in answer.content.decode()
     assert answer.json()["changes"][0]["evict"] is True
+
+
+@pytest.mark.parametrize("forged", ["[0]", "[99999999]", "[null]", f"[{2**64}]"])
+def test_a_cursor_this_server_did_not_give_is_refused_with_400(runtime, forged):
+    from reflexion_site import keyset
+
+    _changes(2)
+    for cursor in (forged, keyset.cursor_of([2**64]), keyset.cursor_of([0])):
+        response = runtime.get("/changes", since=cursor)
+        assert response.status_code == 400, cursor
+        assert "not a cursor this server gave" in response.json()["detail"]
+
+
+def test_a_request_without_a_token_is_told_the_scheme_to_use(db):
+    from django.test import Client
+
+    response = Client().get("/api/v1/changes")
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Bearer realm="reflexion-review"'
