@@ -9,29 +9,13 @@ import re
 
 from reflections.scanning.findings import SECRET
 from reflections.scanning.rule import Rule
-from reflections.scanning.rules_secret import _random_named
+from reflections.scanning.rules_secret import PASSWORD_WORDS, _random_named
 from reflections.scanning.values import character_classes, is_credential_like
 
 _I = re.IGNORECASE
 
-# The cue words, English, German, French, Spanish, Portuguese, Dutch, Polish and the Nordic
-# languages, as the password rule in rules_secret has them.
-_CUE_WORDS = (
-    "password",
-    "passphrase",
-    "passcode",
-    "passwort",
-    "kennwort",
-    "mot de passe",
-    "contraseña",
-    "senha",
-    "wachtwoord",
-    "hasło",
-    "lösenord",
-    "passord",
-    "adgangskode",
-    "salasana",
-)
+# The cue words: the word for a password in every language the cues cover.
+_CUE_WORDS = PASSWORD_WORDS
 # How the words after the cue begin when they say whose password it is: a preposition or the
 # start of a relative clause ("for the build box", "we use for …", "für den Server", "de la
 # base", "del servidor", "van de server", "dla konta", "till servern").

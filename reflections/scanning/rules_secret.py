@@ -17,6 +17,26 @@ from reflections.scanning.values import (
     is_random_token,
 )
 
+# The word for a password in the languages the cues cover (English, German, French, Spanish,
+# Portuguese, Dutch, Polish, the Nordic ones): the password rule's cues begin with the first
+# ten, and the told-in-a-sentence rule (rules_prose_secrets) reads them all.
+PASSWORD_WORDS = (
+    "password",
+    "passphrase",
+    "passcode",
+    "passwort",
+    "kennwort",
+    "mot de passe",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "hasło",
+    "lösenord",
+    "passord",
+    "adgangskode",
+    "salasana",
+)
+
 _I = re.IGNORECASE
 
 
@@ -237,16 +257,7 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         _prose_password,
         cues=(
             (
-                "password",
-                "passphrase",
-                "passcode",
-                "passwort",
-                "kennwort",
-                "mot de passe",
-                "contraseña",
-                "senha",
-                "wachtwoord",
-                "hasło",
+                *PASSWORD_WORDS[:10],
                 " pw",
                 "pwd",
                 "pass:",
