@@ -19,12 +19,23 @@ from reflections.scanning.rules import RULES
 from reflections.scanning.scan import iter_findings, scan_text
 
 
-def typed(text: str | None) -> str:
+def typed_and_hidden(text: str | None) -> tuple[str, list[str]]:
     """What a person typed (a note, a comment, a rationale, a name), stripped, with whatever
     the scanner flags masked as in imported text, before it is stored: so no page, export,
-    log or command's output shows it. The one path for all typed text (issue 30)."""
+    log or command's output shows it; and the categories hidden, in order, for telling the
+    writer. The one path for all typed text (issue 30)."""
     text = (text or "").strip()
-    return mask(text) if text and scan_text(text) else text
+    findings = scan_text(text) if text else []
+    if not findings:
+        return text, []
+    masked = mask(text, findings)
+    hidden = list(dict.fromkeys(f.category for f in findings)) if masked != text else []
+    return masked, hidden
+
+
+def typed(text: str | None) -> str:
+    """typed_and_hidden's text alone."""
+    return typed_and_hidden(text)[0]
 
 
 __all__ = [
@@ -41,4 +52,5 @@ __all__ = [
     "scan_text",
     "strict_findings",
     "typed",
+    "typed_and_hidden",
 ]

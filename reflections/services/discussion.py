@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from reflections.models import Comment, Mention, Reflection
-from reflections.scanning import INFRASTRUCTURE, INJECTION, PERSONAL, SECRET, mask, scan_text
+from reflections.scanning import INFRASTRUCTURE, INJECTION, PERSONAL, SECRET, typed_and_hidden
 
 MAX_COMMENT_CHARS = 5000
 # @username as Django allows it (letters, digits and @.+-_), not preceded by a word character
@@ -85,14 +85,7 @@ def post_comment(
         raise DiscussionError(
             f"the comment is {len(body)} characters; at most {MAX_COMMENT_CHARS} are kept"
         )
-    # Masked as all typed text is (reflections.scanning.typed), and the writer told what went.
-    redacted: list[str] = []
-    findings = scan_text(body)
-    if findings:
-        masked = mask(body)
-        if masked != body:
-            redacted = list(dict.fromkeys(f.category for f in findings))
-        body = masked
+    body, redacted = typed_and_hidden(body)  # masked as all typed text; the writer is told
     comment = Comment.objects.create(
         thread=thread,
         reflection=reflection,
