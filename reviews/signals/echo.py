@@ -31,8 +31,8 @@ part's separation of planted chambers from the rest was measured:
 
 Independent support (another agent's lesson as alike as a restatement must be) is reported,
 not weighed: a text model cannot tell another agent's same lesson from its opposite rule on
-the same topic. The cut is CUT (docs/architecture.md, "Review signals", with the figures in
-and out of sample).
+the same topic. The cut is CUT (docs/signals.md, with the figures in and out of
+sample).
 """
 
 from __future__ import annotations
