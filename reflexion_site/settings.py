@@ -125,7 +125,7 @@ if os.environ.get("DATABASE_REPLICA_URL"):
 DATABASE_ROUTERS = ["reflexion_site.routers.ReplicaRouter"]
 
 # Figures that stay expensive are cached under the data's version (reflections.caching): in
-# the database by default (`manage.py createcachetable`, run by `make demo-data`), in Redis
+# the database by default (its table made by migration reflections 0029), in Redis
 # when REDIS_URL is set, so every web worker shares one cache.
 CACHE_TABLE = "reflexion_cache"
 if os.environ.get("REDIS_URL"):
