@@ -99,4 +99,3 @@ def test_a_malformed_signature_is_refused_not_crashed_on(backend, signature):
 def test_a_signed_body_that_is_not_a_json_object_is_refused(backend):
     with pytest.raises(WebhookVerificationError, match="JSON"):
         verify_webhook(b"[1, 2]", signed(b"[1, 2]"), SECRET)
-
