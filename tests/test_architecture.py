@@ -119,6 +119,19 @@ def test_each_module_is_small_and_says_what_it_owns(path):
         assert docstring, f"{path.relative_to(ROOT)} does not open with a line saying what it owns"
 
 
+def test_the_python_client_stands_alone():
+    """It is installed on its own, by agents' runtimes: it imports none of the project's apps."""
+    sources = sorted((ROOT / "clients/python/src").rglob("*.py"))
+    assert sources, "the Python client's sources are missing"
+    used = {
+        str(path.relative_to(ROOT)): sorted(
+            {m.split(".")[0] for m in imports_of(path, "", top_level_only=False)} & set(APPS)
+        )
+        for path in sources
+    }
+    assert not {path: apps for path, apps in used.items() if apps}
+
+
 def test_no_module_hides_behind_a_package_of_the_same_name():
     shadowed = [
         str(init.parent.relative_to(ROOT)) + ".py"

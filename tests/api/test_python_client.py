@@ -11,7 +11,7 @@ import pytest
 from reflexion_review import BadRequest, Client, Forbidden, Unauthorized
 
 from api.services.tokens import create_token
-from reflections.models import RetrievalEvent, State, TaskRun
+from reflections.models import ReflexionRun, RetrievalEvent, State, TaskRun
 from reviews.models import Judgement
 from tests.api.conftest import files_of
 from tests.factories import ReflectionFactory, UserFactory
@@ -113,6 +113,19 @@ def test_judgements_are_stored_once_and_a_bad_one_names_its_record_and_field(ing
         "confidence",
     )
     assert Judgement.objects.count() == 2
+
+
+def test_a_reflexion_run_is_imported_whole_and_posting_it_again_changes_nothing(ingest, samples):
+    files = {
+        p.name: p.read_text()
+        for p in sorted((samples / "reflexion-runs/reflexion_run_logs").glob("*.json"))
+    }
+    first = ingest.ingest_reflexion_run("reflexion_run_logs", files, department="alfworld")
+    again = ingest.ingest_reflexion_run("reflexion_run_logs", files, department="alfworld")
+
+    assert (first["created"], first["solved_by_trial"]) == (True, [9, 10, 11])
+    assert (again["created"], again["reflections"]) == (False, {"created": 0, "unchanged": 6})
+    assert ReflexionRun.objects.get().department.slug == "alfworld"
 
 
 def state_changes(n: int) -> list:
