@@ -71,8 +71,8 @@ def retrieve_and_follow(url: str, token: str, department: str) -> None:
             last = change
         print(f"GET /changes: {seen} state changes, {evicted} say evict")
         if last:
-            r = last["reflection"]
-            print(f"  last: {last['at']} #{r['id']} {last['from_state']} → {last['to_state']}")
+            moved = last["reflection"]
+            print(f"  last: {last['at']} #{moved['id']} {last['from_state']} → {last['to_state']}")
         print(f"  resume with since={feed.cursor}")
 
 
