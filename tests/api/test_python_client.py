@@ -173,10 +173,13 @@ def test_a_429_is_waited_out_for_as_long_as_the_server_says(live_server, retriev
         time.sleep(seconds)
 
     with Client(live_server.url, retrieve_token, sleep=sleep) as client:
-        # Start at the beginning of a window, so both calls fall in it.
+        # From the start of a window the second call falls in the first one's window, so it is
+        # refused, waited out and answered (a third, should a stalled machine cross windows).
         time.sleep(2 - time.time() % 2)
-        assert client.changes_page()["changes"] == []
-        assert client.changes_page()["changes"] == []  # refused, waited out, answered
+        for _ in range(3):
+            assert client.changes_page()["changes"] == []
+            if waits:
+                break
 
     assert len(waits) == 1 and waits[0] in (1.0, 2.0)
 
