@@ -28,7 +28,7 @@ from reflexion_review.types import (
 )
 
 __version__ = "0.1.0"
-log = logging.getLogger("reflexion_review")
+logger = logging.getLogger("reflexion_review")
 
 # Failures of a request that never reached the server: always safe to send again.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
@@ -224,7 +224,7 @@ class Client:
                         status, _detail(response), method=method, path=path, retry_after=asked
                     )
                 wait, why = (asked if asked is not None else backoff(attempt)), str(status)
-            log.info("%s %s: %s; retrying in %.1f s", method, path, why, wait)
+            logger.info("%s %s: %s; retrying in %.1f s", method, path, why, wait)
             self._sleep(wait)
             attempt += 1
 
