@@ -20,9 +20,10 @@ $(BIN)/python:
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The Python client (clients/python/) beside the project: its tests drive a live server.
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e './clients/python[webhooks]'
 	@touch $@
 
 demo-data: install
