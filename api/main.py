@@ -75,3 +75,8 @@ def http_error(request, exc: HttpError):
 @api.exception_handler(BadBody)
 def bad_body(request, exc: BadBody):
     return api.create_response(request, {"detail": str(exc)}, status=400)
+
+
+@api.exception_handler(retrieve.Unprocessable)
+def unprocessable(request, exc: retrieve.Unprocessable):
+    return api.create_response(request, {"detail": str(exc)}, status=422)

@@ -43,3 +43,25 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None and not self.is_expired()
+
+
+class IdempotentAnswer(models.Model):
+    """A /retrieve answer kept under the caller's Idempotency-Key for a day: the same key from
+    the same token gets the same answer back and nothing is logged twice (a runtime that
+    retries after a timeout does not inflate retrieval counts)."""
+
+    token = models.ForeignKey(ApiToken, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    # SHA-256 of the question (every parameter), so a key reused for another question is refused.
+    fingerprint = models.CharField(max_length=64)
+    answer = models.JSONField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["token", "key"], name="idempotent_answer_token_key")
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotent_answer_created")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.token_id})"

@@ -7,6 +7,7 @@ from django.core import signing
 from django.http import HttpRequest
 from ninja import Router
 
+from api.schemas import REFUSALS, ChangesPage
 from api.security import RETRIEVE, BadBody
 from reflections.models import ReflectionHistory, State
 from reflections.scanning import mask, scan_text
@@ -63,7 +64,11 @@ def _change(row: ReflectionHistory) -> dict:
     }
 
 
-@router.get("/changes", summary="State changes in order, cursor-paged")
+@router.get(
+    "/changes",
+    summary="State changes in order, cursor-paged",
+    response={200: ChangesPage, **REFUSALS},
+)
 def changes(request: HttpRequest, since: str | None = None, limit: int = 100, department: str = ""):
     """Changes after the cursor `since` (from the first one without it), oldest first.
     Poll with the answer's `next`; it stays the same while nothing new has happened."""

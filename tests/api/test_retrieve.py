@@ -65,3 +65,68 @@ def test_questions_it_cannot_answer_are_400s_that_say_why(runtime, store):
 
 def test_an_ingest_token_cannot_retrieve(ingest, store):
     assert ingest.get("/retrieve", task="x", agent="a").status_code == 403
+
+
+def test_the_answer_names_the_retrieval_it_logged(runtime, store):
+    given = runtime.get("/retrieve", task="export invoices", agent="sales-bot", task_id="t-9")
+    made_up = runtime.get("/retrieve", task="export invoices", agent="sales-bot").json()
+
+    assert given.json()["task_id"] == "t-9"
+    assert made_up["task_id"].startswith("retrieval-")
+    assert set(RetrievalEvent.objects.values_list("task_id", flat=True)) == {
+        "t-9",
+        made_up["task_id"],
+    }
+
+
+def retried(runtime, key: str, **params):
+    return runtime.client.get(
+        "/api/v1/retrieve", params, headers={**runtime.headers, "Idempotency-Key": key}
+    )
+
+
+def test_a_retried_call_with_the_same_idempotency_key_is_answered_again_and_logged_once(
+    runtime, store
+):
+    question = {"task": "export invoices", "agent": "sales-bot", "k": 2}
+    first = retried(runtime, "call-1", **question)
+    again = [retried(runtime, "call-1", **question) for _ in range(19)]
+
+    assert first.status_code == 200 and first.json()["logged"] == 2
+    assert all(r.status_code == 200 for r in again)
+    assert {r.json()["task_id"] for r in again} == {first.json()["task_id"]}
+    assert all(r.json()["reflections"] == first.json()["reflections"] for r in again)
+    assert all(r["Idempotent-Replayed"] == "true" for r in again)
+    assert RetrievalEvent.objects.count() == 2
+
+
+def test_an_idempotency_key_reused_for_another_question_is_refused(runtime, store):
+    retried(runtime, "call-1", task="export invoices", agent="sales-bot")
+    other = retried(runtime, "call-1", task="close the books", agent="sales-bot")
+    assert other.status_code == 422
+    assert other.json()["detail"].startswith("Idempotency-Key: already used")
+
+
+def test_idempotency_keys_are_each_tokens_own(runtime, store, settings):
+    from api.services.tokens import create_token
+
+    _, other_token = create_token(name="second runtime", scope="retrieve", user=None)
+    other = type(runtime)(other_token)
+    retried(runtime, "call-1", task="export invoices", agent="sales-bot")
+    answer = retried(other, "call-1", task="export invoices", agent="sales-bot")
+    assert answer.status_code == 200 and answer.json()["logged"] > 0
+    assert "Idempotent-Replayed" not in answer
+
+
+def test_the_schema_describes_every_field_and_refusal_of_retrieve_and_changes():
+    from django.test import Client
+
+    schema = Client().get("/api/v1/openapi.json").json()
+    retrieve = schema["paths"]["/api/v1/retrieve"]["get"]
+    assert {"200", "400", "401", "403", "422", "429"} <= set(retrieve["responses"])
+    answer = retrieve["responses"]["200"]["content"]["application/json"]["schema"]
+    fields = schema["components"]["schemas"][answer["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert {"task_id", "reflections", "logged"} <= set(fields)
+    changes = schema["paths"]["/api/v1/changes"]["get"]
+    assert {"200", "400", "401", "403", "429"} <= set(changes["responses"])
+    assert "Idempotency-Key" in {p["name"] for p in retrieve["parameters"]}

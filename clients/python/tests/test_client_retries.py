@@ -121,17 +121,33 @@ def test_a_connection_refused_is_retried_then_reported():
         down.client(max_retries=1).changes_page()
 
 
-def test_a_timeout_retries_a_safe_request_but_not_a_logged_retrieve():
+def test_a_timeout_retries_a_safe_request():
     timeout = httpx.ReadTimeout("read timed out")
     safe = Server(timeout, OK)
     safe.client().changes_page()
     assert len(safe.requests) == 2
 
-    # The server may have logged the answer as retrieval events already: never twice.
-    logged = Server(timeout)
-    with pytest.raises(ConnectionFailed):
-        logged.client().retrieve("a task", agent="finance-agent")
-    assert len(logged.requests) == 1
+
+def test_a_logged_retrieve_is_retried_under_one_idempotency_key():
+    # The server may have logged the answer already: the retry carries the same key, so the
+    # server answers it again without logging twice.
+    timeout = httpx.ReadTimeout("read timed out")
+    logged = Server(timeout, OK)
+    logged.client().retrieve("a task", agent="finance-agent")
+    keys = [r.headers.get("Idempotency-Key") for r in logged.requests]
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1]
+
+    # A new call is a new question: a new key.
+    again = Server(OK, OK)
+    again.client().retrieve("a task", agent="finance-agent")
+    again.client().retrieve("a task", agent="finance-agent")
+    first, second = (r.headers["Idempotency-Key"] for r in again.requests)
+    assert first != second
+
+    # Not logged: nothing to protect, no key.
+    unlogged = Server(OK)
+    unlogged.client().retrieve("a task", log=False)
+    assert "Idempotency-Key" not in unlogged.requests[0].headers
 
 
 def test_a_400_names_the_record_and_field_the_api_named():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date
@@ -43,7 +44,8 @@ class Client:
     asks for more than `max_retry_wait`; a 503, and a connection that fails before the request
     was sent, after a growing pause; a timeout or a 502/504 only for requests that are safe to
     repeat (every ingest is: posting the same content again changes nothing; a logged
-    retrieve is not). At most `max_retries` retries; no other 4xx is ever retried."""
+    retrieve is, as it carries an Idempotency-Key). At most `max_retries` retries; no other
+    4xx is ever retried."""
 
     def __init__(
         self,
@@ -153,9 +155,15 @@ class Client:
         k: int = 3,
         task_id: str | None = None,
         log: bool = True,
+        idempotency_key: str | None = None,
     ) -> RetrieveAnswer:
         """GET /retrieve: the top-k reflections to inject for `task`, best first. The answer
-        is logged as retrieval events for `agent` (required unless `log=False`)."""
+        is logged as retrieval events for `agent` (required unless `log=False`) under
+        `task_id`, or an id the server makes up (the answer's `task_id`).
+
+        A logged call carries an Idempotency-Key (`idempotency_key`, or a new one per call),
+        so the client's own retries after a timeout or a 502/504 get the first answer back
+        and log nothing twice; pass the same key yourself to retry across processes."""
         params: dict[str, str | int] = {"task": task, "k": k, "log": "true" if log else "false"}
         for key, value in (
             ("agent", agent),
@@ -165,7 +173,8 @@ class Client:
         ):
             if value:
                 params[key] = value
-        answer = self._request("GET", "/retrieve", params=params, idempotent=not log)
+        headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex} if log else None
+        answer = self._request("GET", "/retrieve", params=params, headers=headers)
         return cast(RetrieveAnswer, answer)
 
     def changes_page(
@@ -197,12 +206,15 @@ class Client:
         *,
         params: Mapping[str, str | int] | None = None,
         json: object = None,
+        headers: Mapping[str, str] | None = None,
         idempotent: bool = True,
     ) -> Any:
         attempt = 0
         while True:
             try:
-                response = self._http.request(method, path, params=params, json=json)
+                response = self._http.request(
+                    method, path, params=params, json=json, headers=headers
+                )
             except httpx.TransportError as exc:
                 if attempt >= self.max_retries or not (idempotent or isinstance(exc, _NOT_SENT)):
                     raise ConnectionFailed(

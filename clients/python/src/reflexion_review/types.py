@@ -154,8 +154,11 @@ class RetrievedReflection(TypedDict):
 
 
 class RetrieveAnswer(TypedDict):
-    """What GET /retrieve answers; `logged` counts the retrieval events it recorded."""
+    """What GET /retrieve answers; `logged` counts the retrieval events it recorded (0 when
+    the answer was replayed for a repeated Idempotency-Key); `task_id` is the id they were
+    logged under (the caller's, or one the server made up)."""
 
+    task_id: str
     reflections: list[RetrievedReflection]
     logged: int
 
