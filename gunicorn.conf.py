@@ -20,3 +20,6 @@ timeout = int(os.environ.get("WEB_TIMEOUT", "120"))
 # connection (bench/load.py met one at 20 users when pages took over 2 s); a proxy's upstream
 # pool or a browser keeps connections for longer than that, so the server should too.
 keepalive = int(os.environ.get("WEB_KEEPALIVE", "75"))
+# The access log never keeps a credential a client put in a URL or a header
+# (reflexion_site/access_log.py).
+logger_class = "reflexion_site.access_log.RedactingLogger"
