@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "rubric",
     "insights",
     "api",
+    "webhooks",
     "demo",
 ]
 
@@ -230,6 +231,11 @@ API_MAX_REQUEST_BYTES = int(os.environ.get("API_MAX_REQUEST_BYTES", str(32 * 102
 API_MAX_ITEMS = int(os.environ.get("API_MAX_ITEMS", "10000"))
 API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "600"))
 API_RATE_WINDOW = int(os.environ.get("API_RATE_WINDOW", "60"))
+
+# Webhooks (docs/api.md): deliveries to loopback, private, link-local or reserved addresses
+# are refused unless this is 1, so a registered name cannot point the task worker at
+# internal services. Development and tests on one machine set it.
+WEBHOOKS_ALLOW_PRIVATE = os.environ.get("WEBHOOKS_ALLOW_PRIVATE", "") == "1"
 
 LOGGING = {
     "version": 1,

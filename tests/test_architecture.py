@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("reflections", "reviews", "rubric", "insights", "api", "demo", "reflexion_site")
+APPS = (
+    "reflections",
+    "reviews",
+    "rubric",
+    "insights",
+    "api",
+    "webhooks",
+    "demo",
+    "reflexion_site",
+)
 # Which apps each app may import. The memory knows nothing of the people who audit, rate or
 # chart it; the demo is never imported by the product; reflexion_site holds the settings and
 # the URL map (which wires every app) and small helpers every app may use.
@@ -20,6 +29,9 @@ ALLOWED = {
     "insights": {"reflections", "reviews", "rubric", "reflexion_site"},
     # The agents' API: imports into the memory, answers from it; only the URL map imports it.
     "api": {"reflections", "reviews", "reflexion_site"},
+    # Signed webhooks: listens to the memory's and the review's announcements (Django signals
+    # they send without knowing who listens); only the URL map imports it.
+    "webhooks": {"reflections", "reviews", "reflexion_site"},
     "demo": {"reflections", "reviews", "rubric", "insights", "reflexion_site"},
     "reflexion_site": set(),
 }
