@@ -9,7 +9,10 @@ from datetime import timedelta
 from itertools import pairwise
 
 import pytest
+from django.core.management import call_command
+from django.db import transaction
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from tests.webhooks.conftest import Receiver, make_due, queued_deliveries, run_queued
 from webhooks import delivery
@@ -90,8 +93,6 @@ def test_a_receiver_answering_500_gets_retries_with_growing_waits_then_the_event
     first_wait = row.next_attempt_at - before
     assert timedelta(seconds=29) < first_wait <= timedelta(seconds=31)
     # The retry was queued for then, with the task framework's run_after.
-    from django_tasks_db.models import DBTaskResult
-
     retry = DBTaskResult.objects.get(task_path=deliver.module_path)
     assert retry.run_after == row.next_attempt_at
 
@@ -228,3 +229,23 @@ def test_a_deleted_endpoint_leaves_nothing_to_send(receiver, endpoint_for):
     endpoint.delete()
     assert deliver.call(pk)["status"] == "not due"
     assert receiver.events == []
+
+
+# The worker closes database connections between tasks: the test cannot sit in a transaction.
+@pytest.mark.django_db(transaction=True)
+def test_the_task_worker_delivers_what_was_queued_and_leaves_the_retry_for_later(
+    receiver, endpoint_for
+):
+    endpoint_for(receiver, [DEPRECATED])
+    receiver.answers = [200, 500]
+    with transaction.atomic():
+        assert len(record(event_id="msg_first")) == len(record(event_id="msg_second")) == 1
+
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+    assert sorted(h["webhook-id"] for h, _ in receiver.events) == ["msg_first", "msg_second"]
+    statuses = dict(Delivery.objects.values_list("event_id", "status"))
+    assert sorted(statuses.values()) == ["delivered", "failed"]
+    # The retry waits for its run_after: the batch worker left it queued.
+    waiting = DBTaskResult.objects.get(status="READY")
+    assert waiting.run_after > timezone.now() + timedelta(seconds=20)
