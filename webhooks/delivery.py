@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
-import httpx
 from standardwebhooks import Webhook
 
 TIMEOUT_SECONDS = 10.0
@@ -106,6 +105,9 @@ def send(
         check_address(url, allow_private=allow_private)
     except AddressRefused as error:
         return Outcome(False, error=f"refused: {error}"[:ERROR_CHARS])
+    # Here, not at the top: only the task worker sends, and web workers start without it.
+    import httpx
+
     body = body_of(payload)
     headers = signed_headers(secret=secret, event_id=event_id, at=at, body=body)
     try:

@@ -8,6 +8,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from reflections.models import ReflectionHistory, State
+from reflections.scanning import typed
 from reflections.scanning.fields import masked_path
 from webhooks.models import Event
 
@@ -56,7 +57,9 @@ def reflection_event(row: ReflectionHistory) -> tuple[str, str, dict] | None:
         "change": {
             "from_state": row.from_state,
             "to_state": row.to_state,
-            "reason": row.reason,
+            # Reviewers' notes were masked when typed; a reason an import took from a file was
+            # not (a file that declares a deprecation and leaks in it): masked here, again.
+            "reason": typed(row.reason),
             "actor": row.actor_label,
             "at": _iso(row.at),
             "history_id": row.pk,

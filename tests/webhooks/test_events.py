@@ -166,3 +166,23 @@ def test_nobody_listening_means_no_delivery_rows(django_capture_on_commit_callba
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         decide(item_id=item.pk, user=ana, verdict="outdated", version=0)
     assert Delivery.objects.count() == 0 and callbacks == []
+
+
+def test_a_reason_taken_from_a_file_is_masked_in_the_payload():
+    from reflections.models import ReflectionHistory
+    from webhooks.payloads import reflection_event
+
+    reflection = ReflectionFactory(state=State.DEPRECATED)
+    row = ReflectionHistory.objects.create(
+        reflection=reflection,
+        at=reflection.created_at,
+        change="state",
+        actor_label="import",
+        from_state="active",
+        to_state="deprecated",
+        reason=f"the source file declares it deprecated (rotate {AWS_ID})",
+    )
+    event, _, payload = reflection_event(row)
+    assert event == Event.REFLECTION_DEPRECATED
+    assert AWS_ID not in json.dumps(payload)
+    assert "[REDACTED:secret]" in payload["data"]["change"]["reason"]
