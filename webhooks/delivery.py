@@ -70,7 +70,9 @@ def check_address(url: str, *, allow_private: bool) -> None:
     except OSError as error:
         raise AddressRefused(f"the host does not resolve ({error.strerror or error})") from None
     for info in infos:
-        address = ipaddress.ip_address(info[4][0])
+        address = ipaddress.ip_address(info[4][0].split("%")[0])
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+            address = address.ipv4_mapped  # ::ffff:127.0.0.1 is loopback too
         if not address.is_global:
             raise AddressRefused(
                 f"the host resolves to a non-public address ({address}); "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -27,6 +28,7 @@ class Receiver:
         self.answers: list[int] = []
         self.events: list[tuple[dict, dict]] = []
         self.refused: list[str] = []
+        self.delay = 0.0  # seconds to wait before answering
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -41,6 +43,7 @@ class Receiver:
                 else:
                     receiver.events.append(({k.lower(): v for k, v in headers.items()}, payload))
                     status = receiver.answers.pop(0) if receiver.answers else 200
+                time.sleep(receiver.delay)
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.end_headers()

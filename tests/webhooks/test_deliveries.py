@@ -216,6 +216,28 @@ def test_private_addresses_are_refused_unless_allowed(receiver, endpoint_for, se
 
 @pytest.mark.parametrize(
     "url",
+    ["http://localhost:9/", "http://[::1]:9/", "http://[::ffff:127.0.0.1]:9/", "http://10.0.0.8/"],
+)
+def test_loopback_and_private_addresses_are_refused_by_default(url):
+    with pytest.raises(delivery.AddressRefused, match="non-public address"):
+        delivery.check_address(url, allow_private=False)
+    delivery.check_address(url, allow_private=True)
+
+
+def test_a_receiver_slower_than_the_timeout_is_a_failed_attempt(
+    receiver, endpoint_for, monkeypatch
+):
+    monkeypatch.setattr(delivery, "TIMEOUT_SECONDS", 0.2)
+    endpoint_for(receiver, [DEPRECATED])
+    receiver.delay = 1.0
+    (pk,) = record()
+    assert deliver.call(pk)["status"] == "failed"
+    row = Delivery.objects.get(pk=pk)
+    assert row.last_error == "timed out after 0.2 s" and row.last_status_code is None
+
+
+@pytest.mark.parametrize(
+    "url",
     ["ftp://example.com/x", "file:///etc/passwd", "https://user:pw@example.com/", "http:///x"],
 )
 def test_only_http_and_https_addresses_without_credentials_are_accepted(url):
