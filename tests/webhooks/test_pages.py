@@ -213,3 +213,27 @@ def test_admins_find_webhooks_in_the_manage_menu(admin):
     assert link["aria-current"] == "page"
     reviewer_page = soup_of(client_for(UserFactory(roles=["reviewer"])).get("/reflections/"))
     assert not reviewer_page.select(f"a[href='{reverse('webhooks:list')}']")
+
+
+def test_the_list_reads_a_fixed_number_of_queries(admin, django_assert_max_num_queries):
+    for n in range(12):
+        endpoint = create_endpoint(
+            url=f"https://h{n}.example/", events=[Event.CYCLE_CLOSED], user=admin
+        )
+        Delivery.objects.create(endpoint=endpoint, event_type="x", event_id="m", payload={})
+    client = client_for(admin)
+    with django_assert_max_num_queries(7):
+        page = soup_of(client.get(reverse("webhooks:list")))
+    assert len(page.select("table.endpoints tbody tr")) == 12
+
+
+def test_the_log_pages_fifty_at_a_time_newest_first(admin, endpoint):
+    for n in range(55):
+        Delivery.objects.create(endpoint=endpoint, event_type="x", event_id=f"m{n}", payload={})
+    client = client_for(admin)
+    url = reverse("webhooks:detail", args=[endpoint.pk])
+    first = soup_of(client.get(url))
+    assert len(first.select("table.deliveries tbody tr")) == 50
+    assert "m54" in first.select_one("table.deliveries tbody tr").get_text()
+    second = soup_of(client.get(url + first.select_one(".pager a")["href"]))
+    assert len(second.select("table.deliveries tbody tr")) == 5
