@@ -254,8 +254,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        # httpx logs every request's full address at INFO; a webhook address may carry a
-        # receiver's token in its query. Deliveries log their endpoint's id instead.
+        # httpx logs every request's full address at INFO, httpcore its host and port at
+        # DEBUG; a webhook address may carry a receiver's token in its query. Deliveries log
+        # their endpoint's id instead.
         "httpx": {"level": "WARNING"},
+        "httpcore": {"level": "WARNING"},
     },
 }

@@ -271,3 +271,14 @@ def test_the_task_worker_delivers_what_was_queued_and_leaves_the_retry_for_later
     # The retry waits for its run_after: the batch worker left it queued.
     waiting = DBTaskResult.objects.get(status="READY")
     assert waiting.run_after > timezone.now() + timedelta(seconds=20)
+
+
+def test_the_log_never_holds_the_address_the_secret_or_the_body(receiver, endpoint_for, caplog):
+    endpoint = endpoint_for(receiver, [DEPRECATED])
+    receiver.answers = [500]
+    (pk,) = record(data={"reflection": {"source_path": "memory/a-lesson.md"}})
+    with caplog.at_level("DEBUG"):
+        deliver.call(pk)
+    assert f"webhook delivery {pk} to endpoint {endpoint.pk} failed" in caplog.text
+    for private in (endpoint.secret, receiver.url, str(receiver.port), "a-lesson"):
+        assert private not in caplog.text, caplog.text
