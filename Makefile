@@ -20,9 +20,10 @@ $(BIN)/python:
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The Python client (clients/python/) beside the project: its tests drive a live server.
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e './clients/python[webhooks]'
 	@touch $@
 
 demo-data: install
@@ -34,6 +35,9 @@ demo-data: install
 	$(BIN)/python manage.py import_reflexion_run samples/reflexion-runs/programming/leetcode-hard-py-40-uncontaminated._reflexion_5_gpt-4_pass_at_k_1_py.jsonl --no-neighbours
 	$(BIN)/python manage.py import_reflexion_run samples/reflexion-runs/reflexion_run_logs --no-neighbours
 	$(BIN)/python manage.py compute_neighbours
+	# Past quarters' review cycles, decided at their own dates, before the decay history is
+	# written: decay never touches a deprecated reflection afterwards.
+	$(BIN)/python manage.py seed_demo_reviews --workspace $(DEMO_DIR) --past-only
 	# What the daily job would have recorded over the demo's year, once a week (skipped once
 	# that history exists, so re-running the demo changes nothing).
 	$(BIN)/python manage.py apply_policies --backfill-from $(DEMO_BACKFILL_FROM) --as-of $(DEMO_AS_OF) --every 7 --unless-ran

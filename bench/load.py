@@ -28,7 +28,7 @@ What it does:
    the highest level ÷ at 1 user, both ways.
 
 Absolute times drift on a shared machine; the ratios within one run are what we track
-(docs/architecture.md, "Under load").
+(docs/benchmarks.md, "Under load").
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Usage:
 
 A corpus is either a demo seed (`--seed N`: manage.py seed_demo writes the workspace and its
 planted.json) or a directory holding `workspace/` and `truth.json` (`--corpus DIR`), the layout
-of an independent signals corpus (docs/architecture.md, "Review signals"). For each corpus the
+of an independent signals corpus (docs/signals.md). For each corpus the
 workspace is imported once into a fresh SQLite database by the product's own commands
 (import_reflections, import_events); then, for each similarity backend, a copy of that
 database gets its neighbours (compute_neighbours with SIMILARITY_BACKEND set), a review cycle

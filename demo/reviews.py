@@ -71,26 +71,36 @@ def planted_verdicts(planted: dict) -> dict[str, tuple[str, str | None, str]]:
     return verdicts
 
 
-def seed_demo_reviews(workspace: Path, *, progress: Callable[[str], None] | None = None) -> None:
+def seed_demo_reviews(
+    workspace: Path, *, progress: Callable[[str], None] | None = None, past_only: bool = False
+) -> None:
     """Open the demo's cycles that do not exist yet (existing ones are left alone): past
     quarters' replayed, decided and closed at their own dates, this quarter's left open;
-    `progress` hears about every cycle closed or opened."""
+    `progress` hears about every cycle closed or opened.
+
+    `past_only` replays the past quarters alone, by the past reviewer when the demo's users do
+    not exist yet. `make demo` does that before it replays a year of decay (apply_policies
+    --backfill-from): a verdict recorded at its quarter's date after the decay history was
+    written would sit under later decay changes that a deprecated reflection never gets, and
+    the active set replayed from the history would disagree with the reflections' states."""
     say = progress or (lambda message: None)
     planted_file = Path(workspace) / "planted.json"
     if not planted_file.is_file():
         raise DemoSeedError(f"{planted_file} is missing: run seed_demo first")
     reviewer = get_user_model().objects.filter(username=REVIEWER).first()
-    if reviewer is None:
+    if reviewer is None and not past_only:
         raise DemoSeedError(f"{REVIEWER} is missing: run create_demo_users first")
     verdicts = planted_verdicts(json.loads(planted_file.read_text(encoding="utf-8")))
     rng = random.Random(7)
     past = _past_reviewer({slug for _, slugs in CLOSED for slug in slugs})
     for quarter, slugs in CLOSED:
         for slug in slugs:
-            who = reviewer if reviewer.departments.filter(slug=slug).exists() else past
-            cycle = _replay(slug, quarter, who, verdicts, rng)
+            mine = reviewer is not None and reviewer.departments.filter(slug=slug).exists()
+            cycle = _replay(slug, quarter, reviewer if mine else past, verdicts, rng)
             if cycle is not None:
                 say(f"Closed demo cycle {cycle} on {cycle.closed_at:%Y-%m-%d} with its verdicts")
+    if past_only:
+        return
     quarter, slugs = OPEN
     for slug in slugs:
         try:

@@ -1,7 +1,7 @@
 """Bulk row movement that both databases understand: COPY on PostgreSQL, executemany on SQLite.
 
 Imports move hundreds of thousands of rows; the ORM's per-object machinery is the bottleneck at
-that volume (docs/architecture.md has the measurements), so the importers write rows as tuples.
+that volume (docs/benchmarks.md has the measurements), so the importers write rows as tuples.
 """
 
 from __future__ import annotations

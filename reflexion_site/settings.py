@@ -1,6 +1,7 @@
 """Settings for Reflexion Review: one module, every knob an environment variable."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -43,11 +44,13 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tasks_db",
     "ninja",
+    "axes",
     "reflections",
     "reviews",
     "rubric",
     "insights",
     "api",
+    "accounts",
     "webhooks",
     "demo",
 ]
@@ -65,6 +68,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a sign-in its backend refused into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "reflexion_site.urls"
@@ -126,7 +131,7 @@ if os.environ.get("DATABASE_REPLICA_URL"):
 DATABASE_ROUTERS = ["reflexion_site.routers.ReplicaRouter"]
 
 # Figures that stay expensive are cached under the data's version (reflections.caching): in
-# the database by default (`manage.py createcachetable`, run by `make demo-data`), in Redis
+# the database by default (its table made by migration reflections 0029), in Redis
 # when REDIS_URL is set, so every web worker shares one cache.
 CACHE_TABLE = "reflexion_cache"
 if os.environ.get("REDIS_URL"):
@@ -174,6 +179,35 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+
+# Sign-in protection (docs/operations.md, "Sign-in protection"): django-axes counts failed
+# sign-ins per username *from one address*, so an attacker cannot lock a person out from
+# everywhere, nor one address lock out everyone; its backend goes first and refuses a locked
+# pair before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+# A try while locked is refused and not counted: the lock ends when the cool-off after the
+# failure that set it ends (what the page promises), however often the pair retries meanwhile.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# The locked-out person sees the sign-in page with the reason (429), not axes' plain text.
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# Behind proxies the address is the one the proxies saw (LOGIN_PROXY_COUNT, accounts.lockout).
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
+LOGIN_PROXY_COUNT = int(os.environ.get("LOGIN_PROXY_COUNT", "0"))
+# What axes stores of a failed sign-in's form besides the username column: names only for
+# these (the password is always masked by axes too).
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password", "csrfmiddlewaretoken"]
+# No table of every successful sign-in (addresses and browsers kept with no retention rule),
+# and one place to unlock (Manage → Sign-in lockouts, which logs who unlocked whom), not two.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_ENABLE_ADMIN = False
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "reflections:list"
@@ -254,6 +288,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # axes narrates every step (a failure, a record updated, a lock); the project writes
+        # its own line per lockout and per unlock (accounts.lockout, accounts.services).
+        "axes": {"level": "ERROR"},
         # httpx logs every request's full address at INFO, httpcore its host and port at
         # DEBUG; a webhook address may carry a receiver's token in its query. Deliveries log
         # their endpoint's id instead.

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from accounts import urls as accounts
 from api import urls as agent_api
 from api.main import api
 from reflections import urls as memory
@@ -27,6 +28,7 @@ urlpatterns = [
     path("agreement/", include(rubric.agreement_pages)),
     path("insights/", include("insights.urls")),
     path("api-tokens/", include(agent_api.token_pages)),
+    path("sign-in-lockouts/", include(accounts.lockout_pages)),
     path("webhooks/", include(webhooks.endpoint_pages)),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),

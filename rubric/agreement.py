@@ -79,7 +79,7 @@ def level_text(level: float) -> str:
 
 # ---- Agreement over a table of ratings -------------------------------------------------------
 #
-# Definitions (also in docs/architecture.md, "Agreement statistics"):
+# Definitions (also in docs/metrics.md, "Agreement statistics"):
 # * a *unit* is what two raters can agree on: an item for one criterion, an (item, criterion)
 #   pair for "pooled" — pooled statistics treat every criterion's units as one data set;
 # * κ of a pair is over the units both rated; the criterion's κ is the mean over the pairs

@@ -15,6 +15,7 @@ APPS = (
     "rubric",
     "insights",
     "api",
+    "accounts",
     "webhooks",
     "demo",
     "reflexion_site",
@@ -29,6 +30,8 @@ ALLOWED = {
     "insights": {"reflections", "reviews", "rubric", "reflexion_site"},
     # The agents' API: imports into the memory, answers from it; only the URL map imports it.
     "api": {"reflections", "reviews", "reflexion_site"},
+    # Sign-in protection: reads the roles (reflections.access); only the URL map imports it.
+    "accounts": {"reflections", "reflexion_site"},
     # Signed webhooks: listens to the memory's and the review's announcements (Django signals
     # they send without knowing who listens); only the URL map imports it.
     "webhooks": {"reflections", "reviews", "reflexion_site"},
@@ -114,8 +117,11 @@ def test_no_module_import_loop_lazy_or_not():
             *MODULES.values(),
             *(ROOT / "tests").rglob("*.py"),
             *(ROOT / "bench").rglob("*.py"),
+            *(ROOT / "clients").rglob("*.py"),  # the API's clients, their tests and examples
         ]
-        if "migrations" not in p.parts and BENCH_OUT not in p.parents
+        if "migrations" not in p.parts
+        and BENCH_OUT not in p.parents
+        and not {"build", ".venv"} & set(p.relative_to(ROOT).parts)
     ),
     ids=lambda p: str(p.relative_to(ROOT)),
 )
@@ -126,6 +132,19 @@ def test_each_module_is_small_and_says_what_it_owns(path):
     if text.strip():
         docstring = ast.get_docstring(ast.parse(text))
         assert docstring, f"{path.relative_to(ROOT)} does not open with a line saying what it owns"
+
+
+def test_the_python_client_stands_alone():
+    """It is installed on its own, by agents' runtimes: it imports none of the project's apps."""
+    sources = sorted((ROOT / "clients/python/src").rglob("*.py"))
+    assert sources, "the Python client's sources are missing"
+    used = {
+        str(path.relative_to(ROOT)): sorted(
+            {m.split(".")[0] for m in imports_of(path, "", top_level_only=False)} & set(APPS)
+        )
+        for path in sources
+    }
+    assert not {path: apps for path, apps in used.items() if apps}
 
 
 def test_no_module_hides_behind_a_package_of_the_same_name():

@@ -50,14 +50,19 @@ def job_report(job: ImportJob) -> dict:
     report = job.report or {}
     refl = report.get("reflections", {})
     logs = report.get("logs", {})
-    files = refl.get("files") or {}
+    read = refl.get("files") or {}
     rejected = (
         report.get("refused_uploads", []) + refl.get("rejected", []) + logs.get("rejected", [])
     )
     warnings = refl.get("warnings", []) + logs.get("warnings", [])
-    outcomes = Counter(files.values())
+    outcomes = Counter(read.values())
+    # A file the import refused was read too: listed with its outcome, so the list never says
+    # "no file was read" beside a rejection (the reason is in the Rejected table).
+    files = dict(read)
+    for item in refl.get("rejected", []):
+        files.setdefault(item.get("path", ""), "rejected")
     return {
-        "reflections": _totals(refl, outcomes if files else None),
+        "reflections": _totals(refl, outcomes if read else None),
         "logs": {
             "retrievals": logs.get("retrievals", {}),
             "tasks": logs.get("tasks", {}),
@@ -66,7 +71,7 @@ def job_report(job: ImportJob) -> dict:
         },
         "files": sorted(files.items())[:MAX_SHOWN_ROWS],
         "file_count": len(files),
-        "file_outcomes": dict(outcomes),
+        "file_outcomes": dict(Counter(files.values())),
         "rejected": _rows(rejected),
         "rejected_count": len(rejected),
         "warnings": _rows(warnings),

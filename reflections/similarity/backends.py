@@ -41,8 +41,7 @@ class Calibration:
     `floor` are stored; two of one author's lessons at `restated` or more say the same thing
     (the echo signal); a duplicate candidate's likeness counts from `alike_from` and is full
     at `alike_full` (the duplicate signal); neighbours at `cluster` or more form the queue's
-    cluster of rewordings. Chosen on the development corpora (docs/architecture.md, "Review
-    signals")."""
+    cluster of rewordings. Chosen on the development corpora (docs/signals.md)."""
 
     floor: float
     restated: float

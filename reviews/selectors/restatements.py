@@ -22,7 +22,7 @@ from reflections.models import Reflection, ReflectionVector, State
 
 # Chosen on the development corpora: at 3 sd the demo's natural repeats of a lesson (which
 # its authors write throughout the year) stop counting, while an independent corpus's
-# restatements in other words still do (docs/architecture.md, "Review signals").
+# restatements in other words still do (docs/signals.md).
 RESTATED_Z = 3.0
 MIN_SPREAD = 5  # the author's other lessons needed to speak of a spread at all
 

@@ -104,4 +104,10 @@ def clamp(value: float) -> float:
 
 
 def pct(value: float) -> str:
+    """A lift or a gap in points: "+12 pts"."""
     return f"{value * 100:+.0f} pts"
+
+
+def share(value: float) -> str:
+    """A share 0..1 as the product writes one: "19 %" (reflexion_site/templatetags/formats.py)."""
+    return f"{value * 100:.0f} %"

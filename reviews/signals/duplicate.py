@@ -23,7 +23,7 @@ the demo generator wrote its loops that way; real duplicates are told after eith
 The item is flagged when its best pair scores at least CUT and another reflection of the pair
 is the one to keep; the one to keep scores half its best pair (it is in a cluster, but a
 duplicate verdict on it would deprecate the lesson's original). Weights and cut were chosen on
-the development corpora (docs/architecture.md, "Review signals").
+the development corpora (docs/signals.md).
 """
 
 from __future__ import annotations

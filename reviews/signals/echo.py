@@ -31,8 +31,8 @@ part's separation of planted chambers from the rest was measured:
 
 Independent support (another agent's lesson as alike as a restatement must be) is reported,
 not weighed: a text model cannot tell another agent's same lesson from its opposite rule on
-the same topic. The cut is CUT (docs/architecture.md, "Review signals", with the figures in
-and out of sample).
+the same topic. The cut is CUT (docs/signals.md, with the figures in and out of
+sample).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 
 from reviews.selectors.echo_facts import EchoFacts, OwnTasks
-from reviews.signals.base import Part, Signal, clamp, missing_note, pct, weighted
+from reviews.signals.base import Part, Signal, clamp, missing_note, pct, share, weighted
 
 # A restatement repeats the lesson: a later reflection of its author at the backend's
 # `restated` similarity or more (reflections.similarity.backends.Calibration), or from its
@@ -111,17 +111,17 @@ def score_echo(facts: EchoFacts) -> Signal:
     surer = own.sureness(min_tasks=SURER_MIN_TASKS)
     retrievals = facts.family_retrievals or facts.retrievals
     self_retrievals = facts.family_self_retrievals or facts.self_retrievals
-    share = self_retrievals / retrievals if retrievals else 0.0
+    self_share = self_retrievals / retrievals if retrievals else 0.0
     restating = facts.restatements
     rate = len(restating) / facts.later_by_author if facts.later_by_author else 0.0
     kind = ", ".join(own.task_types) or "its task type"
     reasons = [
-        f"handed to its author for {own.coverage:.0%} of the author's {kind} tasks since it "
+        f"handed to its author for {share(own.coverage)} of the author's {kind} tasks since it "
         f"was written ({own.fed} of {own.total})",
-        f"self-retrieval {share:.0%} ({self_retrievals} of {retrievals} retrievals of it"
+        f"self-retrieval {share(self_share)} ({self_retrievals} of {retrievals} retrievals of it"
         f"{' and its restatements' if echoes_of or under else ''} by its author; "
         f"{facts.retrieving_agents} agents, {facts.retrieving_tasks} tasks retrieved it)",
-        f"repetition rate {rate:.0%}: {len(restating)} of the author's "
+        f"repetition rate {share(rate)}: {len(restating)} of the author's "
         f"{facts.later_by_author} later reflections restate it, {len(under)} of them written "
         "while it was injected",
     ]

@@ -20,7 +20,7 @@ The score is the best of the named tools' scores, each a weighted sum of four pa
 
 The cut (0.7) flags a stopped tool with a successor in the tasks, whatever the newer
 reflections say, and a stopped tool without one only when everything else is there; it was
-chosen on the development corpora (docs/architecture.md, "Review signals").
+chosen on the development corpora (docs/signals.md).
 """
 
 from __future__ import annotations

@@ -50,7 +50,14 @@ MUST_REACH = {
     "reviewer": {"/reflections/", "/reviews/", "queue item", "cycle", "reflection"},
     "rater": {"/ratings/", "/calibration/", "rate", "calibration attempt"},
     "manager": {"/insights/", "insights page", "cycle report", "judges", "round item"},
-    "admin": {"/quarantine/", "quarantined reflection", "/api-tokens/", "import job", "judges"},
+    "admin": {
+        "/quarantine/",
+        "quarantined reflection",
+        "/api-tokens/",
+        "/sign-in-lockouts/",
+        "import job",
+        "judges",
+    },
 }
 
 # Loaded, its htmx requests (the mention count) answered and its charts drawn or failed.

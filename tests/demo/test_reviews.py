@@ -4,14 +4,16 @@ review markers spread over the year), this quarter's left open for the demo revi
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from demo.reviews import PAST_REVIEWER, quarter_moment
 from insights.selectors.learning import review_markers
-from reflections.models import ReflectionHistory
+from reflections.models import ACTIVE_SET_STATES, Reflection, ReflectionHistory, State
 from reflections.selectors.dates import week_start
+from reflections.selectors.health import active_set_by_week, active_set_by_week_replayed
 from reviews.models import Decision, ReviewCycle
 from reviews.policies import quarter_start
 from tests.demo.commands import run
@@ -67,3 +69,27 @@ def test_past_cycles_are_closed_inside_their_quarters(small):
     assert not get_user_model().objects.get(username=PAST_REVIEWER).has_usable_password()
     run("seed_demo_reviews", "--workspace", str(small))
     assert ReviewCycle.objects.count() == 1
+
+
+def test_the_demo_seeds_past_verdicts_before_it_replays_a_year_of_decay():
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    past = makefile.index("seed_demo_reviews --workspace $(DEMO_DIR) --past-only")
+    assert past < makefile.index("apply_policies --backfill-from")
+
+
+def test_the_demo_history_agrees_with_the_reflections_states(small):
+    """The active set replayed from the history (Memory health) is the active set counted from
+    the states (the overview): past verdicts are dated before the decay that follows them."""
+    run("import_reflections", str(small), "--create-departments")
+    run("import_events", str(small / "logs"), "--create-departments")
+    said = run("seed_demo_reviews", "--workspace", str(small), "--past-only")
+    assert "Closed demo cycle delivery 2026Q1" in said
+    run("apply_policies", "--backfill-from=2025-12-01", "--as-of=2026-03-31", "--every=7")
+    run("create_demo_users", "--password", "demo-pass-1")
+    run("seed_demo_reviews", "--workspace", str(small))
+
+    assert Reflection.objects.filter(state=State.DEPRECATED).exists()
+    later = datetime(2027, 1, 4, tzinfo=UTC)
+    counted = Reflection.objects.filter(state__in=ACTIVE_SET_STATES).count()
+    assert active_set_by_week([later], None) == [counted]
+    assert active_set_by_week_replayed([later], None) == [counted]

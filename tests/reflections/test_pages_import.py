@@ -292,3 +292,17 @@ def test_a_run_with_a_bad_line_is_refused_whole_and_says_where(research, tmp_pat
         "nothing of it was imported"
     )
     assert not ReflexionRun.objects.exists() and not Reflection.objects.exists()
+
+
+def test_a_rejected_reflection_file_is_listed_among_the_files_read(research):
+    undated = b"---\ntitle: No date\ndepartment: research\n---\n\n## What happened\n\nIt failed.\n"
+    client = client_for("admin")
+    upload(client, SimpleUploadedFile("undated.md", undated, "text/markdown"))
+    job = run_worker(ImportJob.objects.get().pk)
+
+    page = soup_of(client.get(f"/imports/{job.pk}/"))
+    files = page.select_one("#files").find_next("p")
+    assert "No reflection file was read" not in page.get_text()
+    assert "1 rejected" in files.get_text()
+    [row] = page.select("table.import-files tbody tr")
+    assert [td.get_text(strip=True) for td in row.select("td")][1] == "rejected"

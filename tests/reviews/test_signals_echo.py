@@ -67,7 +67,9 @@ def test_an_echo_chamber_is_flagged_when_every_part_of_the_mechanism_is_there():
     assert signal.flagged
     assert signal.score >= 0.95
     assert signal.cut == echo_module.CUT
-    assert signal.reasons[0].startswith("handed to its author for 70% of the author's")
+    assert signal.reasons[0].startswith("handed to its author for 70 % of the author's")
+    assert signal.reasons[1].startswith("self-retrieval ") and " %" in signal.reasons[1]
+    assert signal.reasons[2].startswith("repetition rate 5 %: 2 of the author's 40 later")
     assert any("21 of 70 times" in r and "18 of 30" in r and "-30 pts" in r for r in signal.reasons)
     assert any("+0.07 more confident" in reason for reason in signal.reasons)
     assert [p.name for p in signal.parts] == list(echo_module.WEIGHTS)

@@ -13,9 +13,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--workspace", required=True, help="the demo workspace (planted.json)")
+        parser.add_argument(
+            "--past-only",
+            action="store_true",
+            help="replay the past quarters' closed cycles only (before the decay backfill)",
+        )
 
-    def handle(self, *args, workspace, **options):
+    def handle(self, *args, workspace, past_only, **options):
         try:
-            seed_demo_reviews(Path(workspace), progress=self.stdout.write)
+            seed_demo_reviews(Path(workspace), progress=self.stdout.write, past_only=past_only)
         except DemoSeedError as exc:
             raise CommandError(str(exc)) from exc

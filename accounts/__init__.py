@@ -1,0 +1,1 @@
+"""Sign-in protection: lockouts after repeated failed sign-ins (django-axes), unlocking."""
