@@ -28,6 +28,7 @@ class Receiver:
         self.answers: list[int] = []
         self.events: list[tuple[dict, dict]] = []
         self.refused: list[str] = []
+        self.raw: list[tuple[bytes, dict]] = []  # every request's body and headers as sent
         self.delay = 0.0  # seconds to wait before answering
         receiver = self
 
@@ -35,6 +36,7 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["content-length"]))
                 headers = dict(self.headers.items())
+                receiver.raw.append((body, headers))
                 try:
                     payload = Webhook(receiver.secret).verify(body, headers)
                 except WebhookVerificationError as error:

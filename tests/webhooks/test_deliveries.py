@@ -282,3 +282,17 @@ def test_the_log_never_holds_the_address_the_secret_or_the_body(receiver, endpoi
     assert f"webhook delivery {pk} to endpoint {endpoint.pk} failed" in caplog.text
     for private in (endpoint.secret, receiver.url, str(receiver.port), "a-lesson"):
         assert private not in caplog.text, caplog.text
+
+
+def test_the_projects_python_client_verifies_what_is_sent(receiver, endpoint_for):
+    """clients/python's verify_webhook, the receivers' side of the same rules."""
+    from reflexion_review import WebhookVerificationError, verify_webhook
+
+    endpoint = endpoint_for(receiver, [DEPRECATED])
+    (pk,) = record(data={"reflection": {"id": 7, "source_path": "memory/ü-lesson.md"}})
+    deliver.call(pk)
+    ((body, headers),) = receiver.raw
+    event = verify_webhook(body, headers, endpoint.secret)
+    assert event["data"]["reflection"]["source_path"] == "memory/ü-lesson.md"
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(body.replace(b"7", b"8"), headers, endpoint.secret)
