@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db.models.signals import post_save
 
+from reflections.announcements import announce_history_row
 from reflections.caching import EVENTS, MEMORY, bump_data_version
 from reflections.models import (
     Agent,
@@ -78,6 +79,7 @@ def _recount_active_set_of_history(sender, instance, created, raw, **kwargs):
     if created and not raw:
         if instance.to_state:
             refresh_active_set([instance.reflection_id])  # bumps the data version too
+            announce_history_row(instance)
         else:
             bump_data_version(MEMORY, EVENTS)  # a title or text changed: lists name it
 

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "insights",
     "api",
     "accounts",
+    "webhooks",
     "demo",
 ]
 
@@ -265,6 +266,11 @@ API_MAX_ITEMS = int(os.environ.get("API_MAX_ITEMS", "10000"))
 API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "600"))
 API_RATE_WINDOW = int(os.environ.get("API_RATE_WINDOW", "60"))
 
+# Webhooks (docs/api.md): deliveries to loopback, private, link-local or reserved addresses
+# are refused unless this is 1, so a registered name cannot point the task worker at
+# internal services. Development and tests on one machine set it.
+WEBHOOKS_ALLOW_PRIVATE = os.environ.get("WEBHOOKS_ALLOW_PRIVATE", "") == "1"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -285,5 +291,10 @@ LOGGING = {
         # axes narrates every step (a failure, a record updated, a lock); the project writes
         # its own line per lockout and per unlock (accounts.lockout, accounts.services).
         "axes": {"level": "ERROR"},
+        # httpx logs every request's full address at INFO, httpcore its host and port at
+        # DEBUG; a webhook address may carry a receiver's token in its query. Deliveries log
+        # their endpoint's id instead.
+        "httpx": {"level": "WARNING"},
+        "httpcore": {"level": "WARNING"},
     },
 }

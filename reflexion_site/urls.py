@@ -11,6 +11,7 @@ from api.main import api
 from reflections import urls as memory
 from reviews import urls as review
 from rubric import urls as rubric
+from webhooks import urls as webhooks
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="reflections:list", permanent=False)),
@@ -28,6 +29,7 @@ urlpatterns = [
     path("insights/", include("insights.urls")),
     path("api-tokens/", include(agent_api.token_pages)),
     path("sign-in-lockouts/", include(accounts.lockout_pages)),
+    path("webhooks/", include(webhooks.endpoint_pages)),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
 ]

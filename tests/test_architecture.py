@@ -16,6 +16,7 @@ APPS = (
     "insights",
     "api",
     "accounts",
+    "webhooks",
     "demo",
     "reflexion_site",
 )
@@ -31,6 +32,9 @@ ALLOWED = {
     "api": {"reflections", "reviews", "reflexion_site"},
     # Sign-in protection: reads the roles (reflections.access); only the URL map imports it.
     "accounts": {"reflections", "reflexion_site"},
+    # Signed webhooks: listens to the memory's and the review's announcements (Django signals
+    # they send without knowing who listens); only the URL map imports it.
+    "webhooks": {"reflections", "reviews", "reflexion_site"},
     "demo": {"reflections", "reviews", "rubric", "insights", "reflexion_site"},
     "reflexion_site": set(),
 }

@@ -203,15 +203,18 @@ class Reflection(models.Model):
         reason = self.deprecated_reason if deprecated_reason is None else deprecated_reason
         if self.state == to_state and self.deprecated_reason == reason:
             return
+        from_state = self.state
+        self.state, self.deprecated_reason = to_state, reason
+        self.save(update_fields=["state", "deprecated_reason", "updated_at"])
+        # After the save: whoever the row is announced to (reflections.announcements) reads
+        # the reflection as it is now.
         ReflectionHistory.objects.create(
             reflection=self,
             at=timezone.now(),
             change=ReflectionHistory.Change.STATE,
             actor=by,
             actor_label=by.get_username(),
-            from_state=self.state,
+            from_state=from_state,
             to_state=to_state,
             reason=why,
         )
-        self.state, self.deprecated_reason = to_state, reason
-        self.save(update_fields=["state", "deprecated_reason", "updated_at"])

@@ -10,6 +10,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from reflections.announcements import announce_history_since
 from reflections.caching import EVENTS, bump_data_version
 from reflections.importers.base import ParsedReflection, Rejection
 from reflections.importers.pool import objects_frozen, parse_batches, start_fork_server
@@ -110,6 +111,7 @@ def import_reflections(
         # A lesson written earlier than its pair's first makes more of its tasks eligible.
         refresh_task_outcome_days(pairs=changed_pairs(lessons_before, first_lessons()))
         refresh_active_set_since(watermark, created_written=True)
+        announce_history_since(watermark)  # quarantined or deprecated by their files
         if summary.created:
             bump_data_version()  # the active set grew (refresh_active_set bumps its own)
         if summary.created or summary.updated:

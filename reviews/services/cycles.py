@@ -17,6 +17,7 @@ from reflections.models import (
     RetrievalEvent,
     State,
 )
+from reviews.announcements import cycle_closed
 from reviews.models import Decision, ReviewCycle, ReviewItem
 from reviews.policies import (
     CYCLE_SIZE,
@@ -226,4 +227,5 @@ def close_cycle(*, cycle: ReviewCycle, user, allow_incomplete: bool = False) -> 
         )
     cycle.closed_at, cycle.closed_by = timezone.now(), user
     cycle.save(update_fields=["closed_at", "closed_by"])
+    cycle_closed.send(sender=ReviewCycle, cycle=cycle)
     return cycle
