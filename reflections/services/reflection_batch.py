@@ -309,8 +309,9 @@ class ReflectionBatch:
                 )
             )
             # A file can gain a deprecation (written back by a review), never lose one: only a
-            # person restores a deprecated reflection (DOMAIN §4).
-            if p.deprecated_reason and old_state != State.DEPRECATED:
+            # person restores a deprecated reflection (DOMAIN §4). A quarantine goes first, as
+            # for a new file: its text holds something only an admin may see.
+            if p.deprecated_reason and old_state != State.DEPRECATED and not p.findings:
                 update.update(state=State.DEPRECATED, deprecated_reason=p.deprecated_reason[:255])
                 self.history.append(
                     self._history(

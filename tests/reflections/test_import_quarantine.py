@@ -165,3 +165,24 @@ def test_a_clean_file_that_gains_a_secret_is_quarantined_on_reimport(tmp_path, s
     assert ReflectionHistory.objects.filter(
         reflection=reflection, to_state=State.QUARANTINED
     ).exists()
+
+
+def test_a_changed_file_with_a_secret_and_a_deprecation_is_quarantined_not_deprecated(
+    tmp_path, samples
+):
+    ws = tmp_path / "ws"
+    shutil.copytree(samples, ws, symlinks=True)
+    import_reflections(create_departments=True, paths=[ws], default_department="research", now=NOW)
+    path = ws / "memory/reflexions/2026-05/21-sal-20260521-0107.md"
+    text = path.read_text().replace("a feature list.", f"a feature list; key {SECRET}.")
+    declared = "---\ndeprecated_reason: outdated\ntask_type:"
+    path.write_text(text.replace("---\ntask_type:", declared, 1))
+
+    import_reflections(create_departments=True, paths=[ws], default_department="research", now=NOW)
+
+    reflection = Reflection.objects.get(
+        source_path="memory/reflexions/2026-05/21-sal-20260521-0107.md"
+    )
+    assert reflection.state == State.QUARANTINED
+    states = ReflectionHistory.objects.filter(reflection=reflection, change="state")
+    assert list(states.values_list("to_state", flat=True)) == [State.QUARANTINED]
