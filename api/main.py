@@ -11,7 +11,7 @@ from ninja.errors import HttpError
 from ninja.openapi.views import openapi_json
 
 from api.endpoints import changes, ingest, judgements, retrieve, runs
-from api.security import BadBody, RateLimited, TooLarge
+from api.security import BadBody, LengthRequired, RateLimited, TooLarge
 from reflections.access import ADMIN, user_roles
 
 
@@ -70,6 +70,11 @@ def http_error(request, exc: HttpError):
     if exc.status_code == 401:
         response["WWW-Authenticate"] = 'Bearer realm="reflexion-review"'
     return response
+
+
+@api.exception_handler(LengthRequired)
+def length_required(request, exc: LengthRequired):
+    return api.create_response(request, {"detail": str(exc)}, status=411)
 
 
 @api.exception_handler(BadBody)

@@ -119,8 +119,16 @@ def _count_local(key: str, start: int) -> int:
         return LOCAL_WINDOWS[key]
 
 
+class LengthRequired(Exception):
+    """A chunked body the server in front of Django did not decode (answered 411)."""
+
+
 def read_json(request: HttpRequest):
-    """The request body as JSON, read only up to the limit (a larger body is never loaded)."""
+    """The request body as JSON, read only up to the limit (a larger body is never loaded).
+
+    A body sent chunked, without Content-Length, is read from the WSGI stream when the server
+    decoded it and marks its end (`wsgi.input_terminated`: gunicorn does); Django alone would
+    read it as empty. Without that mark it is a 411, never an empty body."""
     limit = settings.API_MAX_REQUEST_BYTES
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -128,7 +136,15 @@ def read_json(request: HttpRequest):
         declared = 0
     if declared > limit:
         raise TooLarge
-    raw = request.read(limit + 1)
+    chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+    if chunked and not request.META.get("CONTENT_LENGTH"):
+        if not request.META.get("wsgi.input_terminated"):
+            raise LengthRequired(
+                "a chunked body cannot be read by this server: send Content-Length"
+            )
+        raw = request.META["wsgi.input"].read(limit + 1)
+    else:
+        raw = request.read(limit + 1)
     if len(raw) > limit:
         raise TooLarge
     try:

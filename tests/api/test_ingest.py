@@ -3,6 +3,7 @@ and answer as the import commands' --json, with each rejection's position in the
 
 from __future__ import annotations
 
+import io
 import json
 from io import StringIO
 
@@ -236,3 +237,34 @@ def test_the_rate_limit_counts_each_token_apart(ingest, settings):
     assert ingest.post("/tasks", []).status_code == 200
     assert ingest.post("/tasks", []).status_code == 429
     assert other.post("/tasks", []).status_code == 200
+
+
+def chunked(ingest, body: bytes, *, terminated: bool):
+    return ingest.client.generic(
+        "POST",
+        "/api/v1/tasks",
+        b"",
+        content_type="application/json",
+        headers=ingest.headers,
+        **{
+            "CONTENT_LENGTH": "",
+            "HTTP_TRANSFER_ENCODING": "chunked",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.input_terminated": terminated,
+        },
+    )
+
+
+def test_a_chunked_body_the_server_decoded_is_read_whole(ingest, departments):
+    task = {"task_id": "t-1", "agent": "finance-agent", "department": "finance",
+            "task_type": "reconciliation", "finished_at": "2026-05-20T09:12:00Z",
+            "outcome": "success"}  # fmt: skip
+    response = chunked(ingest, json.dumps([task]).encode(), terminated=True)
+    assert response.status_code == 200, response.json()
+    assert response.json()["created"] == 1
+
+
+def test_a_chunked_body_nobody_decoded_is_a_411_not_an_empty_body(ingest):
+    response = chunked(ingest, b"[]", terminated=False)
+    assert response.status_code == 411
+    assert "Content-Length" in response.json()["detail"]
