@@ -193,6 +193,7 @@ def test_the_admin_link_is_only_for_admins(client, role, has_admin_link):
             "Quarantine",
             "Import",
             "API tokens",
+            "Webhooks",
             "Sign-in lockouts",
             "Admin",
         ]
