@@ -14,8 +14,55 @@ class Error(Schema):
     detail: str
 
 
+class Invalid(Schema):
+    """A 422: django-ninja's validation of a parameter's type (a list of problems, each with
+    where and what), or a sentence for a well-formed request the server will not carry out."""
+
+    detail: str | list[dict]
+
+
 # The statuses every endpoint behind a token can answer besides its own.
-REFUSALS = {400: Error, 401: Error, 403: Error, 429: Error}
+REFUSALS = {400: Error, 401: Error, 403: Error, 422: Invalid, 429: Error}
+
+_ERROR_JSON = {
+    "type": "object",
+    "required": ["detail"],
+    "properties": {"detail": {"type": "string"}},
+}
+_INVALID_JSON = {
+    "type": "object",
+    "required": ["detail"],
+    "properties": {
+        "detail": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}
+    },
+}
+_WHY = {
+    400: "the body or a parameter is not what the endpoint takes; `detail` names the field",
+    401: "no token, or an unknown, revoked or expired one",
+    403: "a token of the other scope",
+    411: "a chunked body the server in front did not decode",
+    413: "the body is over API_MAX_REQUEST_BYTES or holds over API_MAX_ITEMS items",
+    422: "a parameter of the wrong type",
+    429: "over the token's rate limit; wait Retry-After seconds",
+}
+
+
+def documented_refusals(*codes: int) -> dict:
+    """OpenAPI `responses` entries for the refusals of an endpoint that reads its own body
+    (its openapi_extra), in the shape every refusal has."""
+    return {
+        code: {
+            "description": _WHY[code],
+            "content": {
+                "application/json": {"schema": _INVALID_JSON if code == 422 else _ERROR_JSON}
+            },
+        }
+        for code in codes
+    }
+
+
+# What an endpoint that reads a JSON body can refuse.
+BODY_REFUSALS = (400, 401, 403, 411, 413, 422, 429)
 
 
 class RetrievedReflection(Schema):

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from ninja import Router
 
 from api.answers import line_index, reflection_index, rejection, summary_answer
+from api.schemas import BODY_REFUSALS, documented_refusals
 from api.security import INGEST, BadBody, TooLarge, read_json
 from reflections.importers.base import Rejection
 from reflections.importers.workspace import SourceText, check_source_path
@@ -53,7 +54,8 @@ def _body(schema: dict) -> dict:
     return {
         "requestBody": {"required": True, "content": {"application/json": {"schema": schema}}},
         "responses": {
-            200: {"description": "OK", "content": {"application/json": {"schema": _SUMMARY}}}
+            200: {"description": "OK", "content": {"application/json": {"schema": _SUMMARY}}},
+            **documented_refusals(*BODY_REFUSALS),
         },
     }
 

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja import Router
 
+from api.schemas import BODY_REFUSALS, documented_refusals
 from api.security import INGEST, BadBody, TooLarge, read_json
 from reviews.services.judgements import JudgementError, import_judgements
 
@@ -37,7 +38,8 @@ _JUDGEMENT = {
                     "schema": {"type": "array", "items": _JUDGEMENT, "maxItems": 10_000}
                 }
             },
-        }
+        },
+        "responses": documented_refusals(*BODY_REFUSALS),
     },
 )
 def post_judgements(request: HttpRequest):

@@ -8,7 +8,7 @@ import uuid
 from django.http import HttpRequest, HttpResponse
 from ninja import Header, Router
 
-from api.schemas import REFUSALS, Error, RetrieveAnswer
+from api.schemas import REFUSALS, RetrieveAnswer
 from api.security import RETRIEVE, BadBody
 from api.services.idempotency import KeyReused, answer_once
 from reflections.selectors.retrieval import MAX_K, RetrievalError, retrieve
@@ -25,7 +25,7 @@ class Unprocessable(Exception):
 @router.get(
     "/retrieve",
     summary="The top-k reflections for a task",
-    response={200: RetrieveAnswer, 422: Error, **REFUSALS},
+    response={200: RetrieveAnswer, **REFUSALS},
 )
 def retrieve_reflections(
     request: HttpRequest,

@@ -8,10 +8,12 @@ from datetime import date, timedelta
 from django.http import HttpRequest
 from ninja import Router
 
+from api.schemas import BODY_REFUSALS, documented_refusals
 from api.security import INGEST, BadBody, read_json
 from reflections.importers.base import ParseError
 from reflections.services.reflexion_run_import import (
     DEFAULT_STARTED_AT,
+    MAX_TRIAL_DAYS,
     RunError,
     RunOptions,
     import_reflexion_run,
@@ -38,7 +40,7 @@ _RUN = {
         "department": {"type": "string"},
         "agent": {"type": "string"},
         "started_at": {"type": "string", "format": "date"},
-        "trial_days": {"type": "integer", "minimum": 1, "default": 7},
+        "trial_days": {"type": "integer", "minimum": 1, "maximum": MAX_TRIAL_DAYS, "default": 7},
     },
 }
 
@@ -47,7 +49,8 @@ _RUN = {
     "/reflexion-runs",
     summary="Import a Reflexion run",
     openapi_extra={
-        "requestBody": {"required": True, "content": {"application/json": {"schema": _RUN}}}
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _RUN}}},
+        "responses": documented_refusals(*BODY_REFUSALS),
     },
 )
 def post_reflexion_run(request: HttpRequest):
@@ -67,6 +70,8 @@ def post_reflexion_run(request: HttpRequest):
         raise BadBody("files: required, an object of file name → text")
     try:
         days = int(body.get("trial_days", 7))
+        if not 1 <= days <= MAX_TRIAL_DAYS:
+            raise ValueError(f"trial_days: a whole number from 1 to {MAX_TRIAL_DAYS}")
         started = body.get("started_at")
         options = RunOptions(
             department=str(body.get("department") or ""),
@@ -76,9 +81,7 @@ def post_reflexion_run(request: HttpRequest):
             else DEFAULT_STARTED_AT,
             trial_interval=timedelta(days=days),
         )
-        if days < 1:
-            raise ValueError("trial_days: at least 1")
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise BadBody(str(exc)) from None
     try:
         run, digest = read_run_texts(name.strip(), files)

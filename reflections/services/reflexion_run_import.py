@@ -47,6 +47,8 @@ from reflections.services.reflection_import import import_reflections
 # that importing the same log twice dates it the same.
 DEFAULT_STARTED_AT = datetime(2023, 3, 20, tzinfo=UTC)
 DEFAULT_TRIAL_INTERVAL = timedelta(days=7)
+# A trial a day at the most, a year at the least: what the curves can space trials by.
+MAX_TRIAL_DAYS = 366
 MAX_RUN_BYTES = 64 * 1024 * 1024
 
 

@@ -65,3 +65,11 @@ def test_a_run_needs_a_name_and_files(ingest):
 def test_a_retrieve_token_cannot_post_a_run(runtime):
     response = runtime.post("/reflexion-runs", {"name": "x", "files": {"a": "b"}})
     assert response.status_code in (401, 403)
+
+
+def test_a_trial_spacing_past_a_year_is_a_400_that_says_the_range(ingest):
+    # Found by the schema fuzz (tests/api/test_schema_fuzz.py): it was a 500 (OverflowError).
+    body = {"name": "run", "files": alfworld_files(), "trial_days": 1_638_616_228}
+    answer = ingest.post("/reflexion-runs", body)
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == "trial_days: a whole number from 1 to 366"

@@ -165,3 +165,5 @@ def test_the_command_refuses_a_run_with_a_bad_line_and_writes_nothing(tmp_path):
     assert not Reflection.objects.exists() and not ReflexionRun.objects.exists()
     with pytest.raises(CommandError, match="whole days or weeks"):
         call_command("import_reflexion_run", str(RUST), "--trial-interval", "2h")
+    with pytest.raises(CommandError, match="from 1d to 366d"):
+        call_command("import_reflexion_run", str(RUST), "--trial-interval", "99999999999d")

@@ -12,6 +12,7 @@ from reflections.importers.base import ParseError
 from reflections.services.neighbours import refresh_neighbours, stale_departments
 from reflections.services.reflexion_run_import import (
     DEFAULT_STARTED_AT,
+    MAX_TRIAL_DAYS,
     RunError,
     RunOptions,
     import_reflexion_run,
@@ -26,9 +27,13 @@ _INTERVAL = re.compile(r"^(\d+)\s*([dw])$")
 def interval(text: str) -> timedelta:
     """ "7d", "1w", "2d": the time between two trials (whole days)."""
     match = _INTERVAL.match(text.strip().lower())
-    if not match or int(match[1]) < 1:
-        raise ValueError(f"--trial-interval {text!r}: write whole days or weeks, e.g. 7d or 1w")
-    return timedelta(days=int(match[1]) * (7 if match[2] == "w" else 1))
+    days = int(match[1]) * (7 if match[2] == "w" else 1) if match else 0
+    if not 1 <= days <= MAX_TRIAL_DAYS:
+        raise ValueError(
+            f"--trial-interval {text!r}: whole days or weeks from 1d to {MAX_TRIAL_DAYS}d, "
+            "e.g. 7d or 1w"
+        )
+    return timedelta(days=days)
 
 
 class Command(BaseCommand):
