@@ -8,6 +8,6 @@ class ReflectionsConfig(AppConfig):
     verbose_name = "Reflection memory"
 
     def ready(self) -> None:
-        from reflections import signals
+        from reflections import receivers
 
-        signals.connect()
+        receivers.connect()
