@@ -56,7 +56,7 @@ def main() -> None:
     from reflections.models import Reflection, RetrievalEvent
     from reflections.policies import DEFAULT_CONFIG
     from reflections.services.decay import decay_params, decay_sql
-    from reflections.services.policies import apply_policies
+    from reflections.services.policy_runs import apply_policies
 
     print(f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events")
     # The baseline is what any implementation must do: decide every state in SQL and write

@@ -2,7 +2,7 @@
 
 Everything here works on plain values (datetimes, counts, states) with every threshold a
 parameter, so it is tested without a database. The set-based application of these rules
-lives in reflections.services_policies, whose SQL mirrors these functions exactly.
+lives in reflections.services.policy_runs, whose SQL mirrors these functions exactly.
 
 Time windows. ``as_of`` is a calendar date in UTC and a policy run sees the world as it was
 at the *end* of that day. With ``start`` = as_of 00:00 UTC and ``end`` = start + 1 day:
@@ -161,7 +161,7 @@ def salience_reference(
 ) -> float | None:
     """Imported salience wins; else None until 14 days old; else the given percentile.
 
-    The reference the production SQL (reflections.services.policies.SALIENCE_SQL, run by
+    The reference the production SQL (reflections.services.policy_runs.SALIENCE_SQL, run by
     apply_salience) implements; only the tests call it.
 
     The percentile (0 to 1) is PERCENT_RANK() of retrievals per day since creation among the

@@ -43,7 +43,7 @@ def run_daily_policies(as_of: str | None = None, reschedule: bool = True) -> dic
     from reflections.services.maintenance import vacuum_rewritten
     from reflections.services.neighbours import refresh_neighbours, stale_departments
     from reflections.services.partitions import analyze_parent, ensure_partitions_ahead
-    from reflections.services.policies import apply_policies
+    from reflections.services.policy_runs import apply_policies
     from reflections.services.rollups import refresh_retrieval_flows, refresh_retrieval_rollup
     from reflections.services.task_rollup import refresh_task_outcome_days
     from reflections.similarity.backends import BackendError

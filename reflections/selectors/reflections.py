@@ -238,8 +238,9 @@ def _retention_rank(as_of: date) -> dict:
     """A reflection's place among its agent's reflections as retention ranks them.
 
     Equal to ROW_NUMBER() OVER (PARTITION BY agent ORDER BY created_at DESC, id DESC) of
-    services_policies.RETENTION_SQL, written as correlated counts so that it rides along in
-    the query that fetches the reflection (the detail page's query count stays fixed).
+    reflections.services.policy_runs.RETENTION_SQL, written as correlated counts so that it
+    rides along in the query that fetches the reflection (the detail page's query count stays
+    fixed).
     """
     ranked = Reflection.objects.filter(
         agent_id=OuterRef("agent_id"), created_at__lt=boundaries(as_of).end

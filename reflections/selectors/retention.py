@@ -13,7 +13,7 @@ from reflections.models import (
     State,
 )
 from reflections.policies import DEFAULT_CONFIG, PolicyConfig
-from reflections.services.policies import retention_candidates
+from reflections.services.policy_runs import retention_candidates
 
 RETENTION_CANDIDATES_SHOWN = 20
 

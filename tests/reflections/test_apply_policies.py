@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from reflections.models import Reflection, ReflectionHistory, State
 from reflections.policies import PolicyConfig, decay_state
 from reflections.services.decay import apply_decay, decay_decisions
-from reflections.services.policies import (
+from reflections.services.policy_runs import (
     BackfillError,
     apply_policies,
     apply_salience,

@@ -11,7 +11,7 @@ from django.urls import reverse
 from reflections.models import ScanFinding
 from reflections.policies import decay_state
 from reflections.selectors.policy import archive_date
-from reflections.services.policies import retention_candidates
+from reflections.services.policy_runs import retention_candidates
 from tests.factories import (
     AgentFactory,
     DepartmentFactory,

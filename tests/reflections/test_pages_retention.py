@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from reflections.services.policies import archive_retention_candidates
+from reflections.services.policy_runs import archive_retention_candidates
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

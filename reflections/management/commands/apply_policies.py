@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from reflections.services.batches import quote_value
 from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.partitions import analyze_parent, ensure_partitions_ahead
-from reflections.services.policies import BackfillError, apply_policies, backfill_policies
+from reflections.services.policy_runs import BackfillError, apply_policies, backfill_policies
 
 MAX_LISTED_CHANGES = 200
 

@@ -12,7 +12,7 @@ from reflections.models import ActiveSetChange, ReflectionHistory, State
 from reflections.selectors.active_set import active_set_at_midnights
 from reflections.selectors.health import active_set_by_week, active_set_by_week_replayed
 from reflections.services.active_set import refresh_active_set
-from reflections.services.policies import backfill_policies
+from reflections.services.policy_runs import backfill_policies
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
 
 pytestmark = pytest.mark.django_db
