@@ -14,7 +14,7 @@ from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 from reviews.forms import CommentForm, UnsureForm
 from reviews.selectors import cycles as selectors
 from reviews.services.cycles import Conflict, ReviewError
-from reviews.services.discussion import comment_on_item, item_url, mark_unsure, resolve_unsure
+from reviews.services.item_discussion import comment_on_item, item_url, mark_unsure, resolve_unsure
 from reviews.views.queue import render_item
 
 

@@ -14,7 +14,7 @@ from reflections.selectors.discussion import thread
 from reflections.services.discussion import DiscussionError, mark_thread_seen
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 from rubric.selectors.rounds import get_round_for_user
-from rubric.services.discussion import (
+from rubric.services.rating_discussion import (
     comment_on_rating_item,
     item_url,
     may_see_rating_item,

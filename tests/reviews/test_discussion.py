@@ -12,7 +12,7 @@ from reflections.services.discussion import mentioned_names
 from reviews.models import Decision
 from reviews.selectors.cycles import cycle_report
 from reviews.services.cycles import Conflict, ReviewError
-from reviews.services.discussion import comment_on_item, mark_unsure, resolve_unsure
+from reviews.services.item_discussion import comment_on_item, mark_unsure, resolve_unsure
 from reviews.services.verdicts import decide
 from tests.factories import DepartmentFactory, UserFactory
 from tests.reviews.together_support import client_for, make_world

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from reflections.models import Mention
 from reflections.selectors.discussion import mention_suggestions
-from reviews.services.discussion import comment_on_item
+from reviews.services.item_discussion import comment_on_item
 from tests.factories import DepartmentFactory, UserFactory
 from tests.reviews.together_support import client_for, make_world
 

@@ -10,7 +10,7 @@ from api.services.tokens import create_token
 from reflections.models import Comment
 from reflections.scanning import typed
 from reviews.models import Decision
-from reviews.services.discussion import mark_unsure
+from reviews.services.item_discussion import mark_unsure
 from reviews.services.restore import restore_reflection
 from reviews.services.verdicts import decide
 from rubric.services.rubric import current_rubric, ensure_rubric, publish_rubric, rubric_spec
