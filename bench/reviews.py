@@ -58,7 +58,8 @@ def main() -> None:
 
     from reflections.models import Department, Neighbour, Reflection, RetrievalEvent
     from reviews.policies import review_window
-    from reviews.services.cycles import open_cycle, snapshot_rows, snapshot_rows_from_events
+    from reviews.selectors.ranking import top_retrieved, top_retrieved_from_events
+    from reviews.services.cycles import open_cycle
 
     print(
         f"{Reflection.objects.count():,} reflections, {RetrievalEvent.objects.count():,} events, "
@@ -86,10 +87,10 @@ def main() -> None:
     sql_times, open_times, raw_times = [], [], []
     for _ in range(args.runs):
         started = time.perf_counter()
-        rows = snapshot_rows(department=department, start=window.start, end=window.end, size=100)
+        rows = top_retrieved(department=department, start=window.start, end=window.end, size=100)
         sql_times.append(time.perf_counter() - started)
         started = time.perf_counter()
-        raw = snapshot_rows_from_events(
+        raw = top_retrieved_from_events(
             department=department, start=window.start, end=window.end, size=100
         )
         raw_times.append(time.perf_counter() - started)

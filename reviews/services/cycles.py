@@ -3,20 +3,14 @@ reassigning items, closing it. Each is one transaction."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
 from reflections.access import REVIEWER, user_roles
-from reflections.models import (
-    Department,
-    RetrievalDay,
-    RetrievalEvent,
-    State,
-)
+from reflections.models import Department
 from reviews.announcements import cycle_closed
 from reviews.models import Decision, ReviewCycle, ReviewItem
 from reviews.policies import (
@@ -25,6 +19,7 @@ from reviews.policies import (
     assign_round_robin,
     review_window,
 )
+from reviews.selectors.ranking import top_retrieved
 
 
 class ReviewError(ValueError):
@@ -57,72 +52,6 @@ def resolve_reviewers(usernames: list[str]) -> list:
     return [found[name] for name in usernames]
 
 
-def snapshot_rows_from_events(*, department: Department, start: datetime, end: datetime, size: int):
-    """The definition, read straight off the raw events: top reflections by retrievals in
-    [start, end), not deprecated or quarantined, ties to the more recently retrieved, then the
-    lower id. Exact for any window; scans every event of the department in it."""
-    return list(
-        RetrievalEvent.objects.filter(
-            reflection__department=department,
-            retrieved_at__gte=start,
-            retrieved_at__lt=end,
-        )
-        .exclude(reflection__state__in=[State.DEPRECATED, State.QUARANTINED])
-        .values("reflection_id")
-        .annotate(n=Count("id"), last=Max("retrieved_at"))
-        .order_by("-n", "-last", "reflection_id")[:size]
-    )
-
-
-def _midnight(moment: datetime) -> bool:
-    return (moment.hour, moment.minute, moment.second, moment.microsecond) == (0, 0, 0, 0)
-
-
-def snapshot_rows(*, department: Department, start: datetime, end: datetime, size: int):
-    """The same ranking as snapshot_rows_from_events, read off the daily rollup when the window
-    is whole UTC days (review windows always are): counts come from the rollup's days, and only
-    the reflections whose place depends on the exact time of their last retrieval (equal count,
-    same last day) have that time looked up in the events, through the (reflection, time) index.
-    """
-    if not (_midnight(start) and _midnight(end)):
-        return snapshot_rows_from_events(department=department, start=start, end=end, size=size)
-    counted = list(
-        RetrievalDay.objects.filter(
-            department=department, day__gte=start.date(), day__lt=end.date()
-        )
-        .exclude(reflection__state__in=[State.DEPRECATED, State.QUARANTINED])
-        .values("reflection_id")
-        .annotate(n=Sum("retrievals"), last_day=Max("day"))
-        .filter(n__gt=0)
-        .order_by("-n", "-last_day", "reflection_id")
-    )
-    if len(counted) > size:
-        # Whoever shares the boundary's count and last day may swap places with it.
-        edge = counted[size - 1]
-        cut = next(
-            (i for i in range(size, len(counted))
-             if (counted[i]["n"], counted[i]["last_day"]) != (edge["n"], edge["last_day"])),
-            len(counted),
-        )  # fmt: skip
-        counted = counted[:cut]
-    last = dict(
-        RetrievalEvent.objects.filter(
-            reflection_id__in=[row["reflection_id"] for row in counted],
-            retrieved_at__gte=start,
-            retrieved_at__lt=end,
-        )
-        .values("reflection_id")
-        .annotate(last=Max("retrieved_at"))
-        .values_list("reflection_id", "last")
-    )
-    rows = [
-        {"reflection_id": row["reflection_id"], "n": row["n"], "last": last[row["reflection_id"]]}
-        for row in counted
-    ]
-    rows.sort(key=lambda r: (-r["n"], -r["last"].timestamp(), r["reflection_id"]))
-    return rows[:size]
-
-
 @transaction.atomic
 def open_cycle(
     *,
@@ -140,7 +69,7 @@ def open_cycle(
     reviewers = _check_reviewers(department, reviewers)
     if ReviewCycle.objects.filter(department=department, quarter=quarter).exists():
         raise ReviewError(f"{department.name} already has a review cycle for {quarter}")
-    rows = snapshot_rows(department=department, start=window.start, end=window.end, size=size)
+    rows = top_retrieved(department=department, start=window.start, end=window.end, size=size)
     if not rows:
         raise ReviewError(
             f"{department.name} has no retrieved reflections between "

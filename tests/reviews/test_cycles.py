@@ -21,14 +21,8 @@ from reviews.policies import (
     review_window,
 )
 from reviews.selectors.cycles import cycle_report, progress
-from reviews.services.cycles import (
-    ReviewError,
-    close_cycle,
-    open_cycle,
-    reassign,
-    snapshot_rows,
-    snapshot_rows_from_events,
-)
+from reviews.selectors.ranking import top_retrieved, top_retrieved_from_events
+from reviews.services.cycles import ReviewError, close_cycle, open_cycle, reassign
 from reviews.services.verdicts import decide
 from tests.factories import (
     AgentFactory,
@@ -343,4 +337,4 @@ def test_the_rollup_snapshot_ranks_exactly_like_the_raw_events(sales, agent, eve
         )
     refresh_retrieval_rollup()
     args = {"department": sales, "start": window.start, "end": window.end, "size": size}
-    assert snapshot_rows(**args) == snapshot_rows_from_events(**args)
+    assert top_retrieved(**args) == top_retrieved_from_events(**args)
