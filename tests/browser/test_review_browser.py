@@ -163,6 +163,28 @@ def test_a_key_pressed_before_htmx_settles_the_next_item_still_answers_in_place(
     assert [item.verdict for item in cycle.items.order_by("rank")][:3] == ["keep", "keep", ""]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_key_pressed_twice_while_its_verdict_is_on_the_way_posts_it_once(
+    page, live_server, cycle, lessons
+):
+    """A second press before the first answer came back was a second post of the same item's
+    form with its old version: a 409 "someone else changed it" for the reviewer's own verdict."""
+    sign_in(page, live_server, "ana", item_url(cycle, 1))
+    expect_item(page, live_server, cycle, 1)
+    posts, refused = [], []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.on("response", lambda r: refused.append(r.status) if r.status >= 400 else None)
+
+    page.keyboard.press("k")
+    page.keyboard.press("k")
+    expect_item(page, live_server, cycle, 2)
+    page.wait_for_timeout(500)
+
+    assert len([url for url in posts if "/decide" in url]) == 1
+    assert refused == []
+    assert [item.verdict for item in cycle.items.order_by("rank")][:2] == ["keep", ""]
+
+
 def press_for_step(page, key: str) -> str:
     """Press a verdict key; what the verdict's answer says it is: a step to this rank, or ""."""
     with page.expect_response(lambda r: r.url.endswith("/decide/")) as answer:
