@@ -4,7 +4,12 @@ provider's callback alone while still guarding passwords, signing out, an unreac
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -21,6 +26,7 @@ from tests.sso import single_sign_on as single_sign_on_at
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
 NO_ROLE = (
     "Your identity provider grants you no role in Reflexion Review (claim 'groups'); "
     "ask your administrator."
@@ -227,3 +233,57 @@ def test_an_unreachable_provider_is_named_in_the_log_and_explained_on_the_page(c
         "Try again later."
     )
     assert f"OpenID Connect discovery failed for issuer {issuer}" in caplog.text
+
+
+PROBE = """
+import json, sys
+import django
+django.setup()
+from django.conf import settings
+from django.urls import get_resolver
+from django.test import Client
+from django.test.utils import setup_test_environment
+setup_test_environment()  # the test client's host name is allowed
+names = set(get_resolver().reverse_dict.keys())
+response = Client().get("/login/")
+assert response.status_code == 200, response.status_code
+page = response.content.decode()
+print(json.dumps({
+    "backends": settings.AUTHENTICATION_BACKENDS,
+    "urls": sorted(n for n in names if isinstance(n, str) and n.startswith("oidc")),
+    "button": "signin-sso" in page,
+    "library_loaded": "mozilla_django_oidc" in sys.modules,
+}))
+"""
+
+
+def start_django(**env) -> dict:
+    """A fresh process with these environment variables, as the server would start."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("OIDC_")}
+    out = subprocess.run(  # noqa: S603 (the running interpreter, a fixed probe)
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env={**base, "DJANGO_SETTINGS_MODULE": "reflexion_site.settings", **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_the_environment_alone_turns_single_sign_on_on_and_off():
+    off = start_django()
+    on = start_django(OIDC_ISSUER="https://id.example.org/", OIDC_RP_CLIENT_ID="rr")
+
+    assert off == {
+        "backends": [
+            "axes.backends.AxesStandaloneBackend",
+            "django.contrib.auth.backends.ModelBackend",
+        ],
+        "urls": [],
+        "button": False,
+        "library_loaded": False,
+    }
+    assert on["backends"] == [*off["backends"], "accounts.oidc.SingleSignOnBackend"]
+    assert on["urls"] == ["oidc_authentication_callback", "oidc_authentication_init"]
+    assert on["button"] is True
