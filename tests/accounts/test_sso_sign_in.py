@@ -125,6 +125,18 @@ def test_a_reviewer_signs_in_with_their_departments_and_nothing_of_the_tokens_is
     assert not AccessAttempt.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("asked", "landed"),
+    [("/reviews/", "/reviews/"), ("https://evil.example/", "/reflections/")],
+)
+def test_the_page_asked_for_is_where_one_lands_if_it_is_this_sites(sso, asked, landed):
+    set_claims(sso, "ada-sub", {"preferred_username": "ada", "groups": ["manager"]})
+
+    answer, _ = through_provider(Client(), "ada-sub", next_url=asked)
+
+    assert answer.url == landed
+
+
 def test_claims_without_a_role_are_refused_on_the_sign_in_page_with_no_session(sso):
     set_claims(sso, "bo-sub", {"preferred_username": "bo", "groups": ["staff"]})
     client = Client()
@@ -253,6 +265,7 @@ print(json.dumps({
     "urls": sorted(n for n in names if isinstance(n, str) and n.startswith("oidc")),
     "button": "signin-sso" in page,
     "library_loaded": "mozilla_django_oidc" in sys.modules,
+    "form_action": settings.SECURE_CSP["form-action"],
 }))
 """
 
@@ -283,7 +296,19 @@ def test_the_environment_alone_turns_single_sign_on_on_and_off():
         "urls": [],
         "button": False,
         "library_loaded": False,
+        "form_action": ["'self'"],
     }
     assert on["backends"] == [*off["backends"], "accounts.oidc.SingleSignOnBackend"]
     assert on["urls"] == ["oidc_authentication_callback", "oidc_authentication_init"]
     assert on["button"] is True
+    assert on["form_action"] == ["'self'"]
+
+
+def test_signing_out_at_the_provider_lets_the_sign_out_form_redirect_there():
+    on = start_django(
+        OIDC_ISSUER="https://id.example.org/realms/acme",
+        OIDC_RP_CLIENT_ID="rr",
+        OIDC_LOGOUT_AT_PROVIDER="1",
+    )
+
+    assert on["form_action"] == ["'self'", "https://id.example.org"]

@@ -6,6 +6,8 @@ effect at the next sign-in (the old role gone)."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.test import override_settings
 
 from tests.browser.support import BROWSER, recording_page
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
@@ -131,3 +133,26 @@ def test_a_person_whose_claims_grant_no_role_is_refused_and_told_why(
     page.goto(f"{live_server.url}/reflections/")
     assert page.url == f"{live_server.url}/login/?next=/reflections/"  # no session
     assert own_page_errors(page) == []
+
+
+def test_signing_out_ends_the_session_at_the_provider_and_comes_back(browser, live_server, sso):
+    """With OIDC_LOGOUT_AT_PROVIDER the sign-out form's answer redirects to the provider: the
+    page's CSP form-action names the provider's origin, as the settings add it."""
+    set_claims(sso, "ada-sub", {"preferred_username": "ada", "groups": ["reviewer"]})
+    csp = {**settings.SECURE_CSP, "form-action": [*settings.SECURE_CSP["form-action"], sso]}
+    with override_settings(OIDC_LOGOUT_AT_PROVIDER=True, SECURE_CSP=csp):
+        page = recording_own_errors(
+            recording_page(browser.new_context(viewport={"width": 1280, "height": 800})),
+            live_server,
+        )
+        sign_in_through_provider(page, live_server, "ada-sub")
+        assert roles_shown(page) == ["reviewer"]
+
+        page.click("form.signout button[type=submit]")
+        page.wait_for_url(f"{sso}/oauth2/end_session?**")
+        page.click("button:has-text('End session')")
+        page.wait_for_url(f"{live_server.url}/login/")
+
+        page.goto(f"{live_server.url}/reflections/")
+        assert page.url == f"{live_server.url}/login/?next=/reflections/"
+        assert own_page_errors(page) == []
