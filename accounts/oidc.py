@@ -107,6 +107,12 @@ class SingleSignOnBackend(OIDCAuthenticationBackend):
     def verify_claims(self, claims):
         return bool(claims.get("sub"))
 
+    def get_user(self, user_id):
+        """The session's user, as ModelBackend reads it: a deactivated user is signed out at
+        their next request (the library's own returns them still)."""
+        user = super().get_user(user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None
+
     def get_or_create_user(self, access_token, id_token, payload):
         claims = self.get_userinfo(access_token, id_token, payload)
         if not self.verify_claims(claims):

@@ -137,6 +137,18 @@ def test_the_page_asked_for_is_where_one_lands_if_it_is_this_sites(sso, asked, l
     assert answer.url == landed
 
 
+def test_a_user_deactivated_here_is_signed_out_at_their_next_request(sso):
+    set_claims(sso, "ada-sub", {"preferred_username": "ada", "groups": ["reviewer"]})
+    client = Client()
+    through_provider(client, "ada-sub")
+    assert client.get("/reflections/").status_code == 200
+
+    signed_in_as(client).__class__.objects.filter(username="ada").update(is_active=False)
+
+    answer = client.get("/reflections/")
+    assert answer.status_code == 302 and answer.url.startswith("/login/")
+
+
 def test_claims_without_a_role_are_refused_on_the_sign_in_page_with_no_session(sso):
     set_claims(sso, "bo-sub", {"preferred_username": "bo", "groups": ["staff"]})
     client = Client()
