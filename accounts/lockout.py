@@ -38,6 +38,13 @@ def client_address(request: HttpRequest) -> str | None:
         return peer
 
 
+def exempt_single_sign_on(request: HttpRequest, credentials: dict | None = None) -> bool:
+    """AXES_WHITELIST_CALLABLE: the identity provider's callback (accounts.oidc) is neither
+    counted nor blocked; its query (the one-time code) is then never stored by axes either."""
+    match = getattr(request, "resolver_match", None)
+    return bool(match and match.url_name == "oidc_authentication_callback")
+
+
 def minutes_left(*, username: str | None, address: str | None) -> int:
     """Whole minutes until the pair may try again, rounded up; at least 1."""
     ends = lock_ends_at(username=username, address=address)

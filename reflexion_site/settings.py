@@ -86,6 +86,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
                 "reflections.context_processors.roles",
+                "accounts.context_processors.single_sign_on",
             ],
             # One format per kind of number and date, in every template (percent, lift_points,
             # kappa, confidence, isodate).
@@ -199,6 +200,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # Behind proxies the address is the one the proxies saw (LOGIN_PROXY_COUNT, accounts.lockout).
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
+# The identity provider's callback is no password sign-in: axes neither counts nor blocks it
+# (the provider guards its own sign-in; a refusal there is not a guessed password).
+AXES_WHITELIST_CALLABLE = "accounts.lockout.exempt_single_sign_on"
 LOGIN_PROXY_COUNT = int(os.environ.get("LOGIN_PROXY_COUNT", "0"))
 # What axes stores of a failed sign-in's form besides the username column: names only for
 # these (the password is always masked by axes too).
@@ -212,6 +216,44 @@ AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "reflections:list"
 LOGOUT_REDIRECT_URL = "login"
+
+# Single sign-on (docs/operations.md, "Single sign-on (OpenID Connect)"): with OIDC_ISSUER set,
+# the sign-in page offers "Sign in with OIDC_PROVIDER_NAME" (mozilla-django-oidc, accounts/oidc.py)
+# beside the password form; unset, nothing of it is active. The endpoints come from the
+# issuer's discovery document unless set one by one.
+OIDC_ISSUER = os.environ.get("OIDC_ISSUER", "").strip().rstrip("/")
+OIDC_RP_CLIENT_ID = os.environ.get("OIDC_RP_CLIENT_ID", "")
+OIDC_RP_CLIENT_SECRET = os.environ.get("OIDC_RP_CLIENT_SECRET", "")
+if OIDC_ISSUER and not OIDC_RP_CLIENT_ID:
+    raise RuntimeError("OIDC_RP_CLIENT_ID must be set when OIDC_ISSUER is")
+OIDC_RP_SIGN_ALGO = os.environ.get("OIDC_RP_SIGN_ALGO", "RS256")
+OIDC_RP_SCOPES = os.environ.get("OIDC_RP_SCOPES", "openid email profile")
+OIDC_PROVIDER_NAME = os.environ.get("OIDC_PROVIDER_NAME", "single sign-on")
+OIDC_OP_AUTHORIZATION_ENDPOINT = os.environ.get("OIDC_OP_AUTHORIZATION_ENDPOINT", "")
+OIDC_OP_TOKEN_ENDPOINT = os.environ.get("OIDC_OP_TOKEN_ENDPOINT", "")
+OIDC_OP_USER_ENDPOINT = os.environ.get("OIDC_OP_USER_ENDPOINT", "")
+OIDC_OP_JWKS_ENDPOINT = os.environ.get("OIDC_OP_JWKS_ENDPOINT", "")
+OIDC_OP_END_SESSION_ENDPOINT = os.environ.get("OIDC_OP_END_SESSION_ENDPOINT", "")
+# Which claim carries the roles, which of its values grant which role ("rr-admins=admin,…";
+# empty: the role names themselves), and which claim lists department slugs.
+OIDC_ROLES_CLAIM = os.environ.get("OIDC_ROLES_CLAIM", "groups")
+OIDC_ROLE_MAP = os.environ.get("OIDC_ROLE_MAP", "")
+OIDC_DEPARTMENTS_CLAIM = os.environ.get("OIDC_DEPARTMENTS_CLAIM", "departments")
+OIDC_TIMEOUT = int(os.environ.get("OIDC_TIMEOUT", "10"))
+OIDC_VERIFY_SSL = env_bool("OIDC_VERIFY_SSL", True)
+OIDC_USE_PKCE = env_bool("OIDC_USE_PKCE", True)
+OIDC_USE_NONCE = True
+# The provider's tokens are used once, at sign-in, and never kept in the session.
+OIDC_STORE_ACCESS_TOKEN = False
+OIDC_STORE_ID_TOKEN = False
+OIDC_CREATE_USER = True
+LOGIN_REDIRECT_URL_FAILURE = "login"
+# Signing out also ends the session at the provider (its end_session_endpoint), when on.
+OIDC_LOGOUT_AT_PROVIDER = env_bool("OIDC_LOGOUT_AT_PROVIDER", False)
+OIDC_OP_LOGOUT_URL_METHOD = "accounts.oidc.provider_logout_url"
+if OIDC_ISSUER:
+    # After the password backends: axes still guards the password form.
+    AUTHENTICATION_BACKENDS.append("accounts.oidc.SingleSignOnBackend")
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
@@ -232,6 +274,12 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+if OIDC_ISSUER and OIDC_LOGOUT_AT_PROVIDER:
+    # Signing out is a form whose answer redirects to the provider's end-session endpoint.
+    from urllib.parse import urlsplit
+
+    _issuer = urlsplit(OIDC_ISSUER)
+    SECURE_CSP["form-action"].append(f"{_issuer.scheme}://{_issuer.netloc}")
 
 TASKS = {
     "default": {

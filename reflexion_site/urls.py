@@ -1,5 +1,6 @@
 """URL map: sign-in, each app's pages under its prefix, admin."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -13,10 +14,21 @@ from reviews import urls as review
 from rubric import urls as rubric
 from webhooks import urls as webhooks
 
+sign_out = auth_views.LogoutView.as_view()
+single_sign_on = []
+if settings.OIDC_ISSUER:
+    # Single sign-on (accounts/oidc.py): its pages under /oidc/, and signing out through it.
+    # Imported only here: without a provider nothing of it (nor mozilla-django-oidc) loads.
+    from accounts import oidc
+
+    sign_out = oidc.SignOut.as_view()
+    single_sign_on = [path("oidc/", include(oidc.sign_in_pages))]
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="reflections:list", permanent=False)),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", sign_out, name="logout"),
+    *single_sign_on,
     path("reflections/", include(memory.memory)),
     path("quarantine/", include(memory.quarantine_pages)),
     path("imports/", include(memory.import_pages)),
