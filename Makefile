@@ -11,6 +11,7 @@ DEMO_AS_OF ?= 2026-11-21
 DEMO_BACKFILL_FROM ?= 2025-12-01
 HOST ?= 127.0.0.1
 PORT ?= 8000
+DEMO_WEBHOOKS_ALLOW_PRIVATE ?= 1
 
 .PHONY: demo demo-data test lint install serve bench clean
 
@@ -50,10 +51,13 @@ demo: demo-data
 	$(BIN)/python manage.py seed_demo_calibration
 	$(BIN)/python manage.py seed_demo_ratings --workspace $(DEMO_DIR)
 	@echo "Serving on http://$(HOST):$(PORT)/ with the task worker beside it (Ctrl-C stops both)"
-	# The task worker runs the web imports and the prepared evidence of new cycles; it stops
-	# with the server.
+	# The task worker runs the web imports, the prepared evidence of new cycles and the
+	# webhooks; it stops with the server. The demo runs on this machine, so its webhooks may
+	# go to receivers on loopback (clients/python/examples/orchestrator.py listens there).
+	WEBHOOKS_ALLOW_PRIVATE=$(DEMO_WEBHOOKS_ALLOW_PRIVATE) \
 	$(BIN)/python manage.py db_worker --queue-name '*' --interval 1 --no-startup-delay & \
 	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	WEBHOOKS_ALLOW_PRIVATE=$(DEMO_WEBHOOKS_ALLOW_PRIVATE) \
 	$(BIN)/gunicorn reflexion_site.wsgi --bind $(HOST):$(PORT) --access-logfile -
 
 lint: install
