@@ -70,6 +70,9 @@ def test_the_copy_button_puts_the_new_token_on_the_clipboard(page, live_server):
     page.click("main button[type=submit]:has-text('Create token')")
     token = page.inner_text("#new-token").strip()
 
+    # The clipboard takes text only from a focused document: on a loaded machine another
+    # browser window of the suite could hold the focus.
+    page.bring_to_front()
     page.click("button:has-text('Copy')")
     page.wait_for_selector("#copy-new-token-status:has-text('Copied')")
     assert page.evaluate("navigator.clipboard.readText()") == token
