@@ -80,12 +80,30 @@ def test_without_an_issuer_there_is_no_button_and_no_provider_page():
     assert "accounts.oidc.SingleSignOnBackend" not in settings.AUTHENTICATION_BACKENDS
 
 
-def test_the_button_names_the_provider_and_keeps_the_password_form(sso):
+def test_the_button_names_the_provider_and_no_password_form_is_shown(sso):
     page = soup_of(Client().get("/login/?next=/reviews/"))
 
     button = page.select_one("#signin-sso")
     assert button.get_text(strip=True) == f"Sign in with {PROVIDER_NAME}"
     assert button["href"] == "/oidc/authenticate/?next=/reviews/"
+    assert page.select_one("#id_password") is None
+    link = page.select_one("#signin-password-link")
+    assert link["href"] == "/login/?password=1&next=%2Freviews%2F"
+
+
+def test_a_break_glass_password_account_still_signs_in_by_asking_for_the_form(sso):
+    page = soup_of(Client().get("/login/?password=1"))
+    assert page.select_one("form[action='/login/'] #id_password")
+    assert page.select_one("#signin-sso")
+
+    UserFactory(username="root", roles=["admin"], password="glass-pane-9")
+    client = Client()
+    client.post("/login/", {"username": "root", "password": "glass-pane-9"})
+    assert signed_in_as(client).username == "root"
+
+
+def test_a_refused_password_keeps_its_form_on_screen(sso):
+    page = soup_of(Client().post("/login/", {"username": "root", "password": "nope"}))
     assert page.select_one("form[action='/login/'] #id_password")
 
 

@@ -119,7 +119,7 @@ def test_a_person_whose_claims_grant_no_role_is_refused_and_told_why(
     )
     page.goto(f"{live_server.url}/login/")
     assert page.inner_text("#signin-sso") == f"Sign in with {PROVIDER_NAME}"
-    assert page.locator("#id_password").is_visible()
+    assert page.locator("#id_password").count() == 0  # never a password form for them
     assert page.evaluate(WIDE)
     page.screenshot(path=str(tmp_path / f"sign-in-{width}.png"), full_page=True)
 
