@@ -14,12 +14,16 @@ from datetime import UTC, date, datetime, time, timedelta
 from django.conf import settings
 from django.db.models import (
     Avg,
+    Count,
     Exists,
+    Max,
     OuterRef,
     Q,
     QuerySet,
+    Sum,
 )
 
+from reflections.caching import cached
 from reflections.models import Kind, Outcome, Reflection
 from rubric.models import CRITERIA, Rating
 from rubric.selectors.gate import (
@@ -355,3 +359,30 @@ def _choice_label(choices, value: str, default: str) -> str:
         return choices(value).label
     except ValueError:
         return default
+
+
+def ratings_fingerprint() -> tuple:
+    """What changes whenever a rating is added, changed (its level and time are updated in
+    place, rubric.services.rounds) or removed: one aggregate read."""
+    found = Rating.objects.aggregate(
+        n=Count("id"), last=Max("id"), latest=Max("rated_at"), levels=Sum("level")
+    )
+    return tuple(found.values())
+
+
+def cached_quality_breakdowns(
+    *,
+    since: date | None = None,
+    until: date | None = None,
+    department_ids: Iterable[int] | None = None,
+) -> dict[str, list[Group]]:
+    """quality_breakdowns, kept under the memory's version (the gates read reflections and
+    tasks) and the ratings' fingerprint: the quality page computes it once per change, not
+    once per view (70-90 ms on the demo against the list's ~25)."""
+    departments = tuple(sorted(department_ids)) if department_ids is not None else None
+    return cached(
+        "quality-breakdowns",
+        (since, until, departments, ratings_fingerprint()),
+        lambda: quality_breakdowns(since=since, until=until, department_ids=departments),
+    )
+

@@ -12,7 +12,7 @@ from reflections.access import ADMIN, MANAGER, RATER, REVIEWER, require_any_role
 from reflexion_site.downloads import csv_attachment
 from rubric.forms.dates import RatedBetweenForm
 from rubric.models import CRITERIA
-from rubric.selectors.quality import BREAKDOWNS, REFERENCE, Group, quality_breakdowns
+from rubric.selectors.quality import BREAKDOWNS, REFERENCE, Group, cached_quality_breakdowns
 
 # Breakdowns name raters' work by department and task type: for the people who run rounds.
 QUALITY_ROLES = (MANAGER, ADMIN)
@@ -57,7 +57,7 @@ def quality_page(request: HttpRequest) -> HttpResponse:
         return render(request, "rubric/quality.html", {"form": form}, status=400)
     data = form.cleaned_data if params else {}
     since, until = data.get("since"), data.get("until")
-    breakdowns = quality_breakdowns(since=since, until=until)
+    breakdowns = cached_quality_breakdowns(since=since, until=until)
     if request.GET.get("format") == "csv":
         return _breakdowns_csv(breakdowns, _filename(since, until))
     query = request.GET.copy()

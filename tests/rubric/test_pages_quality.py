@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from bs4 import BeautifulSoup
+from django.core.cache import cache
 from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
@@ -153,11 +154,13 @@ class TestNumbers:
     def test_a_constant_number_of_queries(self, manager, rated, rubric):
         client = client_for(manager)
         client.get(URL)
+        cache.clear()  # the figures computed, not read back (TestKeptBetweenViews)
         with CaptureQueriesContext(connection) as before:
             client.get(URL)
         agent = AgentFactory(name="programming-agent")
         for n in range(15):
             rate(rubric, rated, ReflectionFactory(agent=agent, task_type=f"type-{n}"), 0.5)
+        cache.clear()
         with CaptureQueriesContext(connection) as after:
             client.get(URL)
         assert len(after) == len(before)
@@ -243,3 +246,33 @@ class TestReflectionPartial:
         soup = self.render(ReflectionFactory(), FULL)
         assert soup.select_one('[data-stat="unrated"]').get_text(strip=True) == "Not rated yet."
         assert soup.select_one('[data-stat="aggregate"]') is None
+
+
+class TestKeptBetweenViews:
+    def finance_accuracy(self, manager) -> str:
+        soup = soup_of(client_for(manager).get(URL))
+        finance = table(soup, "department").select_one('tr[data-group="finance"]')
+        return finance.select_one('[data-criterion="accuracy"]').get_text(strip=True)
+
+    def test_a_second_view_reads_the_kept_figures(self, manager, rated):
+        client = client_for(manager)
+        client.get(URL)
+        with CaptureQueriesContext(connection) as second:
+            client.get(URL)
+        # the session, the user, the roles, the ratings' fingerprint, the data version, the cache
+        computed = [q for q in second.captured_queries if "AVG(" in q["sql"]]
+        assert computed == [] and len(second) <= 8
+
+    def test_a_rating_changed_in_place_is_shown_at_once(self, manager, rated):
+        assert self.finance_accuracy(manager) == "0.63"
+        one = Rating.objects.filter(reflection__agent__name="finance-agent", level=0.5)
+        one.filter(criterion="accuracy").update(level=1.0, rated_at=MAY + timedelta(hours=1))
+        assert self.finance_accuracy(manager) == "0.88"  # (0.75 + 1.0) / 2
+
+    def test_a_new_rating_is_shown_at_once(self, manager, rated, rubric):
+        before = soup_of(client_for(manager).get(URL))
+        n = cell(before.select_one(".quality-overall div:first-child"), "n")
+        rater = UserFactory(username="rex", roles=["rater"])
+        rate(rubric, rater, ReflectionFactory(agent=AgentFactory(name="late-agent")), 1.0)
+        after = soup_of(client_for(manager).get(URL))
+        assert cell(after.select_one(".quality-overall div:first-child"), "n") == str(int(n) + 1)
