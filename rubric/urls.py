@@ -10,6 +10,7 @@ rounds = (
         path("new/", ratings.round_new, name="new"),
         path("<int:pk>/", ratings.round_detail, name="round"),
         path("<int:pk>/close/", ratings.round_close, name="close"),
+        path("<int:pk>/ratings.csv", ratings.round_export, name="export"),
         path("<int:pk>/rate/", ratings.rate, name="rate"),
         path("<int:pk>/rate/<int:assignment>/", ratings.rate_submit, name="submit"),
         path("<int:pk>/rate/<int:assignment>/change/", ratings.rate_change, name="change"),

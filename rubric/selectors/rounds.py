@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 
 from reflections.access import ADMIN, MANAGER, RATER, require_any_role, user_roles
 from reflections.models import State
+from reflections.scanning.fields import masked_path
 from reflexion_site.downloads import SafeCsvWriter, iso_utc
 from rubric.eligibility import is_calibrated
 from rubric.models import Rating, RatingAssignment, RatingRound, RoundItem
@@ -253,11 +254,14 @@ def export_ratings(
 
 
 def export_rows(ratings: Iterable[Rating]) -> Iterator[list[str]]:
-    """The import's columns; the reflection named by source path, times in UTC."""
+    """The import's columns; the reflection named by source path (masked for a quarantined
+    one, whose path may hold what the scanner found), times in UTC."""
     for rating in ratings:
+        reflection = rating.reflection
+        quarantined = reflection.state == State.QUARANTINED
         yield [
             rating.rater.get_username(),
-            rating.reflection.source_path,
+            masked_path(reflection.source_path) if quarantined else reflection.source_path,
             rating.criterion,
             f"{rating.level:g}",
             iso_utc(rating.rated_at),

@@ -12,6 +12,7 @@ from django_htmx.http import push_url
 
 from reflections.access import require_any_role
 from reflections.rendering import render_sections
+from reflexion_site.downloads import csv_attachment
 from reflexion_site.htmx import HtmxHttpRequest, wants_fragment
 from rubric.eligibility import is_calibrated
 from rubric.forms.ratings import RatingForm, RoundForm
@@ -97,6 +98,20 @@ def round_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["progress"] = selectors.progress([rating_round], only_rater=request.user)[0]
         context["assignments"] = selectors.rater_assignments(rating_round, request.user)
     return render(request, "rubric/round_detail.html", context)
+
+
+@login_required
+@require_GET
+def round_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The round's ratings in import_ratings' columns, for those who manage rounds (rating is
+    blind: raters see no one's scores)."""
+    selectors.require_manager(request.user)
+    rating_round = selectors.get_round_for_user(request.user, pk)
+    response, writer = csv_attachment(f"ratings-round-{rating_round.pk}.csv")
+    writer.writerow(selectors.EXPORT_COLUMNS)
+    ratings = selectors.export_ratings(round_id=rating_round.pk)
+    writer.writerows(selectors.export_rows(ratings.iterator(chunk_size=2000)))
+    return response
 
 
 @login_required
