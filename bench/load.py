@@ -17,8 +17,10 @@ What it does:
    every virtual user signs in and repeats a round of requests — the reflection list, a
    reflection's detail, a queue item, the next item fetched in the background as queue.js does
    while the item is read, and the verdict (an htmx POST naming the fetched item, answered by a
-   small step when it is still current, else by the whole next item), memory health, every
-   insights page (overview, learning curves, usefulness, projection) and agreement —
+   small step when it is still current, else by the whole next item), then every page of
+   bench/load_pages.py: memory health, every insights page, agreement, quality, calibration,
+   the rating rounds and one round, the judge page, an open cycle's page with its signals, and
+   a logged `GET /api/v1/retrieve` (a bench token of scope retrieve, rate limit off) —
    ``max(users, --rounds)`` rounds in all, shared out between the users. One round per worker
    process is run first and not counted (imports, connections).
 4. Prints for each level and page the p50 and p95 in ms, the ratio p95(page) ÷ p95(reflection
@@ -51,6 +53,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import load_pages  # noqa: E402
 from common import percentile  # noqa: E402
 
 PASSWORD = "bench-load-password"
@@ -62,12 +65,7 @@ PAGES_IN_ORDER = [
     "queue item",
     QUEUE_PREFETCH,
     "queue verdict → next",
-    "memory health",
-    "insights overview",
-    "learning curves",
-    "usefulness",
-    "projection",
-    "agreement",
+    *load_pages.NAMES,
 ]
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 FORM_FIELD = re.compile(r'<input type="hidden" name="(version|shown)" value="([^"]*)"')
@@ -154,11 +152,14 @@ class VirtualUser:
     """One person at a keyboard: a manager's session for the dashboards, a reviewer's for
     the queue; the queue items are dealt out in turn so verdicts do not collide."""
 
-    def __init__(self, base: str, index: int, details: list[int], items: Dealer):
+    def __init__(self, base: str, index: int, details: list[int], items: Dealer, pages, token):
         self.base = base
         self.index = index
         self.details = details
         self.items = items
+        self.pages = pages  # (name, path, "manager" or "api"): bench/load_pages.py
+        self.api = requests.Session()
+        self.api.headers["Authorization"] = f"Bearer {token}"
         self.manager = sign_in(base, "manager-demo")
         self.reviewer = sign_in(base, "reviewer-demo")
         self.step = 0
@@ -183,15 +184,9 @@ class VirtualUser:
         self.timed(results, "reflection detail", lambda: m.get(f"{b}/reflections/{pk}/"))
         if self.items:
             self.queue_step(results, *self.items.next())
-        for page, path in [
-            ("memory health", "/reflections/health/"),
-            ("insights overview", "/insights/"),
-            ("learning curves", "/insights/learning/"),
-            ("usefulness", "/insights/usefulness/"),
-            ("projection", "/insights/projection/"),
-            ("agreement", "/agreement/"),
-        ]:
-            self.timed(results, page, lambda path=path: m.get(f"{b}{path}", timeout=300))
+        for page, path, who in self.pages:
+            s = self.api if who == "api" else m
+            self.timed(results, page, lambda path=path, s=s: s.get(f"{b}{path}", timeout=300))
 
     def queue_step(self, results: Results | None, cycle: int, rank: int) -> None:
         """A queue item, the next one fetched as queue.js fetches it while the item is read,
@@ -326,12 +321,13 @@ def main() -> None:
         "DATABASE_URL": url,
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "reflexion_site.settings",
+        # Twenty users share one bench token: the API's per-token limit is not what is measured.
+        "API_RATE_LIMIT": "0",
     }
     python = sys.executable
     subprocess.run(
         [python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
     )
-    subprocess.run([python, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True)
     subprocess.run(
         [python, "manage.py", "create_demo_users", "--password", PASSWORD],
         cwd=ROOT,
@@ -389,7 +385,10 @@ def main() -> None:
             f"{len(details)} detail pages, {len(items)} queue items"
         )
         dealer = Dealer(items)
-        pool = [VirtualUser(base, i, details, dealer) for i in range(max(levels))]
+        pages, token = load_pages.pages(url, fetch_rows), load_pages.retrieve_token(env)
+        pool = [
+            VirtualUser(base, i, details, dealer, pages, token) for i in range(max(levels))
+        ]
         # Warm both worker processes: imports, connections, first templates.
         warm = [threading.Thread(target=u.round, args=(None,)) for u in pool[:2]]
         for t in warm:
