@@ -19,6 +19,11 @@ cycles = (
         path("<int:pk>/items/<int:rank>/undo/", queue.item_undo, name="undo"),
         path("<int:pk>/items/<int:rank>/cluster/", queue.cluster_resolve, name="cluster"),
         path("<int:pk>/items/<int:rank>/originals/", duplicates.original_search, name="originals"),
+        path(
+            "<int:pk>/items/<int:rank>/compare/<int:other>/",
+            duplicates.item_compare,
+            name="compare",
+        ),
         path("restore/<int:reflection_pk>/", restore.reflection_restore, name="restore"),
         path("<int:pk>/items/<int:rank>/comments/", discussion.item_comment, name="comment"),
         path(

@@ -7,15 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from reflections.access import get_reflection_for_user
+from reflections.models import Neighbour
+from reflections.similarity.text import diff_words
 from reflexion_site.htmx import HtmxHttpRequest
 from reviews.models import ReviewItem
 from reviews.policies import keep_reason, preferred_original
 from reviews.selectors import cycles as selectors
-from reviews.selectors.evidence import ItemEvidence
+from reviews.selectors.evidence import ItemEvidence, display_text
 from reviews.selectors.originals import (
     item_cluster,
     reflection_facts,
@@ -85,6 +88,39 @@ def original_search(request: HtmxHttpRequest, pk: int, rank: int) -> HttpRespons
             "query": query,
             "results": search_originals(request.user, item, query),
             "can_act": cycle.is_open and item.reviewer_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+@require_GET
+def item_compare(request: HtmxHttpRequest, pk: int, rank: int, other: int) -> HttpResponse:
+    """The item and another reflection side by side, whole, every changed word marked: the
+    full view of a duplicate candidate (the queue shows each diff beside the item)."""
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    item = selectors.get_item_for_user(request.user, cycle, rank)
+    # Another department's or a quarantined reflection is a 404, as everywhere else.
+    candidate = get_reflection_for_user(request.user, other)
+    if candidate.pk == item.reflection_id:
+        raise Http404("A reflection is not compared with itself.")
+    own, theirs = diff_words(display_text(item.reflection), display_text(candidate))
+    similarity = (
+        Neighbour.objects.filter(reflection_id=item.reflection_id, neighbour_id=candidate.pk)
+        .values_list("similarity", flat=True)
+        .first()
+    )
+    return render(
+        request,
+        "reviews/compare.html",
+        {
+            "cycle": cycle,
+            "item": item,
+            "sides": [
+                ("This item", item.reflection, own),
+                ("Candidate", candidate, theirs),
+            ],
+            "similarity": similarity,
+            "facts": reflection_facts(cycle, [item.reflection, candidate]),
         },
     )
 
