@@ -255,9 +255,11 @@ def interval_chart(
     value_format: str = "+.0%",
     reference: float | None = 0.0,
     description: str | None = None,
+    href: str | None = None,
 ) -> dict:
     """One row per `label` (in the order given): a point at `value` with a bar from `low` to
-    `high` (e.g. a lift and its 95 % interval), and a rule at `reference`."""
+    `high` (e.g. a lift and its 95 % interval), and a rule at `reference`. With `href`, the
+    field of each row holding a link: clicking its point or bar opens it (the row's item)."""
     values = plain(rows)
     order = [row[label] for row in values]
     # The labels say what a row is; an axis title beside 300 px of labels would sit on them.
@@ -269,14 +271,17 @@ def interval_chart(
         alt.Tooltip(f"{low}:Q", format=value_format),
         alt.Tooltip(f"{high}:Q", format=value_format),
     ]
-    bars = base.mark_rule(strokeWidth=3, color=palette.NEUTRAL_LIGHT).encode(
+    link = {"href": alt.Href(f"{href}:N")} if href else {}
+    cursor = {"cursor": "pointer"} if href else {}
+    bars = base.mark_rule(strokeWidth=3, color=palette.NEUTRAL_LIGHT, **cursor).encode(
         x=alt.X(f"{low}:Q", title=value_title, axis=alt.Axis(format=value_format, tickCount=8)),
         x2=alt.X2(f"{high}:Q"),
         y=y,
         tooltip=tips,
+        **link,
     )
-    points = base.mark_point(filled=True, size=60, color=palette.NEUTRAL).encode(
-        x=alt.X(f"{value}:Q"), y=y, tooltip=tips
+    points = base.mark_point(filled=True, size=60, color=palette.NEUTRAL, **cursor).encode(
+        x=alt.X(f"{value}:Q"), y=y, tooltip=tips, **link
     )
     layers = [bars, points]
     if reference is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from insights.selectors import usefulness as selectors
@@ -145,9 +146,11 @@ def _usefulness_charts(report: selectors.UsefulnessReport, scope: str) -> dict:
                     "lift": round(100 * r.lift.lift, 1),
                     "low": round(100 * r.lift_interval[0], 1),
                     "high": round(100 * r.lift_interval[1], 1),
+                    "url": reverse("reflections:detail", args=[r.reflection_id]),
                 }
                 for i, r in rated
             ],
+            href="url",
             label="reflection",
             value="lift",
             low="low",

@@ -20,6 +20,8 @@
     return {
       renderer: "svg",
       actions: false,
+      // A mark with a link (a lift chart's point: its reflection) opens it in this tab.
+      loader: window.vega.loader({ target: "_self" }),
       ast: true, // parse expressions to an AST …
       expr: window.vega.expressionInterpreter, // … and interpret it instead of compiling it
       defaultStyle: false, // vega-embed would otherwise add a <style> element

@@ -211,3 +211,17 @@ def test_the_lift_chart_shows_its_points_on_a_phone_beside_short_labels(
     # The reflections' titles leave the plot most of the width: at most 40 % for the labels.
     assert shape["labels"] <= 0.4 * shape["width"]
     assert_no_csp_violations(page)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_clicking_a_point_of_the_lift_chart_opens_its_reflection(page, live_server, small_demo):
+    sign_in_as_manager(page, live_server, "/insights/usefulness/")
+    lift = page.locator('figure[data-spec="chart-lift"]')
+    expect(lift).to_have_class("chart-figure chart-ready")
+    first_row = page.locator("table.lift tbody tr").first.locator("a").first.get_attribute("href")
+
+    lift.locator("svg .mark-symbol.role-mark path").first.click()
+
+    page.wait_for_url(re.compile(r"/reflections/\d+/$"))
+    assert page.url.endswith(first_row)
+    assert_no_csp_violations(page)

@@ -303,6 +303,24 @@ def test_an_interval_chart_has_rules_points_and_a_reference():
     assert spec["description"].startswith("Dot plot of lift (points) with 95 % intervals")
 
 
+def test_an_interval_charts_points_and_bars_link_to_their_rows_items():
+    spec = interval_chart(
+        [{"name": "#1 Reconcile", "lift": 0.1, "low": 0.05, "high": 0.15, "url": "/r/1/"}],
+        label="name",
+        value="lift",
+        low="low",
+        high="high",
+        title="Lift",
+        value_title="Lift (points)",
+        label_title="Reflection",
+        href="url",
+    )
+    assert_valid_vega_lite(spec)
+    bar, point = spec["layer"][:2]
+    assert bar["encoding"]["href"]["field"] == point["encoding"]["href"]["field"] == "url"
+    assert bar["mark"]["cursor"] == point["mark"]["cursor"] == "pointer"
+
+
 def test_a_heatmap_writes_its_counts_in_the_cells():
     spec = heatmap(
         [{"from": "sales", "to": "finance", "n": 4}, {"from": "sales", "to": "sales", "n": 40}],
