@@ -255,3 +255,24 @@ class Judgement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.judge}: {self.reflection_id} {self.verdict} ({self.confidence:.2f})"
+
+
+class SavedView(models.Model):
+    """A person's named filters of a cycle's page (signal, verdict, sort, status, search), kept
+    for every cycle: the same views open each quarter's cycle the same way."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_review_views"
+    )
+    name = models.CharField(max_length=80)
+    query = models.CharField(max_length=600)  # the page's query string, known keys only
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user_id", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="saved_view_unique_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user_id})"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from reflexion_site.htmx import HtmxHttpRequest
@@ -15,7 +16,7 @@ from reviews.forms import (
     ReassignForm,
     reviewer_choices,
 )
-from reviews.models import ReviewCycle, Verdict
+from reviews.models import ReviewCycle, SavedView, Verdict
 from reviews.selectors import cycles as selectors
 from reviews.selectors.items import STATUSES, ItemFilters, cycle_items, recent_batches, unsure_items
 from reviews.selectors.signal_table import (
@@ -25,6 +26,7 @@ from reviews.selectors.signal_table import (
     signal_rows,
 )
 from reviews.services.cycles import ReviewError, close_cycle, open_cycle, reassign
+from reviews.services.saved_views import VIEW_KEYS, delete_view, save_view, view_query
 from reviews.signals import NAMES
 
 
@@ -123,6 +125,10 @@ def _cycle_context(request, cycle: ReviewCycle, **extra) -> dict:
         "department_reviewers": reviewer_choices().filter(departments=cycle.department_id),
         "unsure": unsure_items(cycle) if manager else [],
         "batches": recent_batches(cycle, request.user),
+        # The person's saved views of the page, and the filters a new one would keep.
+        "saved_views": list(SavedView.objects.filter(user=request.user)),
+        "current_view": view_query(request.GET),
+        "view_keys": VIEW_KEYS,
         "reassign_form": extra.pop("reassign_form", None) or ReassignForm(),
         "close_form": extra.pop("close_form", None) or CloseForm(),
         **extra,
@@ -195,3 +201,33 @@ def cycle_report(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "verdicts": Verdict,
         },
     )
+
+
+def _cycle_page(cycle: ReviewCycle, query: str = ""):
+    url = reverse("reviews:cycle", args=[cycle.pk])
+    return redirect(f"{url}?{query}#signals" if query else url)
+
+
+@login_required
+@require_POST
+def view_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Save the page's current filters under a name (posted as hidden fields beside it)."""
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    try:
+        view = save_view(user=request.user, name=request.POST.get("name", ""), query=request.POST)
+    except ReviewError as error:
+        messages.error(request, str(error))
+        return _cycle_page(cycle, view_query(request.POST))
+    messages.success(request, f"Saved the view {view.name!r}: it opens every cycle this way.")
+    return _cycle_page(cycle, view.query)
+
+
+@login_required
+@require_POST
+def view_delete(request: HtmxHttpRequest, pk: int, view: int) -> HttpResponse:
+    cycle = selectors.get_cycle_for_user(request.user, pk)
+    if not delete_view(user=request.user, pk=view):
+        raise Http404("No such saved view of yours.")
+    messages.success(request, "Deleted the saved view.")
+    return _cycle_page(cycle)
+
