@@ -60,3 +60,21 @@ def assert_no_csp_violations(page) -> None:
     refused = [m for m in page.console_messages if "Content Security Policy" in m]
     assert refused == []
     assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
+
+
+# The system clipboard of headless Chromium hangs now and then when several browsers of the
+# suite write to it at once (writeText never settles): the copy tests read what the page hands
+# to navigator.clipboard instead; the page's own code is what they test.
+RECORD_CLIPBOARD = """
+window.__copied = [];
+Object.defineProperty(navigator, "clipboard", {
+  configurable: true,
+  value: { writeText: (text) => { window.__copied.push(text); return Promise.resolve(); } },
+});
+"""
+
+
+def record_clipboard(page) -> None:
+    """Before the page loads: every text the page copies is kept in window.__copied."""
+    page.add_init_script(RECORD_CLIPBOARD)
+
