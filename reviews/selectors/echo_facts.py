@@ -31,6 +31,12 @@ from reviews.selectors.restatements import LessonCache, restating
 
 # How far back the author's own tasks are read for the fed/unfed comparison.
 OWN_TASK_HISTORY_DAYS = 365
+# Tasks that retrieved the lesson itself in the window before it is judged with its family
+# (it and the author's restatements written under injection). A lesson retrieved a handful of
+# times is not the author's habit; pooled with a chamber's lesson it looks alike to, it would
+# borrow the chamber's whole record (demo 7: 45 more items flagged that way with restatements
+# found at 2 sd). Anywhere from 5 to 8 gives the same flags on the development corpora.
+FAMILY_MIN_TASKS = 8
 
 
 @dataclass(frozen=True)
@@ -288,7 +294,7 @@ def echo_facts(
     """What the echo-chamber signal weighs for one item (seven to ten queries).
 
     With stored vectors, the author's reflection restates this one when it is at least
-    `similarity` alike and an outlier among the author's lessons (restatements.py); without,
+    `floor` alike (below) and an outlier among the author's lessons (restatements.py); without,
     when their texts are at least `similarity` alike, or — `restated` = (floor, words) — at
     least `floor` alike and sharing a run of `words` words verbatim (the lesson repeated word
     for word inside another task's story). Another agent's reflection as alike as that is
@@ -298,7 +304,7 @@ def echo_facts(
     retrieved = _retrievals([reflection.pk], author, cycle)
     lift = injection_lift(item, min_tasks=min_tasks)
     floor, run = restated if restated is not None else (similarity, 0)
-    found = restating(reflection, cycle.window_end, floor=similarity, cache=cache)
+    found = restating(reflection, cycle.window_end, floor=floor, cache=cache)
     # Another agent's lesson as alike as the author's restatements must be: independent support.
     support = found.threshold if found is not None else similarity
     rows = list(
@@ -361,6 +367,8 @@ def echo_facts(
         created_at__lt=cycle.window_end,
     ).count()
     kin = [r for r in restatements + restates if r.under_injection]
+    if retrieved["tasks"] < FAMILY_MIN_TASKS:
+        kin = []  # judged on its own record: too seldom retrieved to be part of the habit
     family = [reflection.pk] + [r.reflection_id for r in kin]
     pooled = pooled_lift(family, cycle, min_tasks=min_tasks) if len(family) > 1 else lift
     family_retrieved = _retrievals(family, author, cycle) if len(family) > 1 else retrieved

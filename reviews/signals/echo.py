@@ -12,9 +12,13 @@ part's separation of planted chambers from the rest was measured:
   of the two success rates (so a gap measured on a handful of tasks counts for little); full
   at z = 2. The mechanism's consequence and the best single separator on every development
   corpus, hence the largest weight. Missing when fewer than 5 tasks of either side can be
-  compared. When the lesson has restatements, the lesson alone must show it too: a text
-  model reads an opposite rule on the same topic as a restatement, but tasks handed the
-  opposite rule do not fare worse (the lower of the two counts).
+  compared. When the lesson has restatements, the lesson alone must not contradict it: a
+  text model reads an opposite rule on the same topic as a restatement, but tasks handed the
+  opposite rule do not fare worse, so when the lesson alone did no worse fed than unfed the
+  lower of the two counts. When it did worse, even on too few tasks to be sure, the family's
+  figure counts: a follower is handed a few times before the review, and its own thin
+  record says nothing against the chamber's (seed-1 of the independent corpus: recall 0.63 →
+  0.74 from this alone).
 * **surer** (0.2): the author started those tasks more confident than unfed tasks that ended
   the same way; full at +0.08. The second separator where confidence is logged; missing
   (not zero) where it is not, which is most agents of some corpora.
@@ -76,6 +80,13 @@ def harm_of(tasks: OwnTasks) -> float | None:
     return clamp(-contrast / error / HARM_FULL_Z)
 
 
+def _points_the_same_way(alone: OwnTasks) -> bool:
+    """The lesson alone did worse when fed, however few its tasks (a restatement's weak
+    agreement is noise, its opposite is a contradiction)."""
+    contrast = alone.contrast()
+    return contrast is not None and contrast < 0
+
+
 def echo_parts(facts: EchoFacts) -> list[Part]:
     """The parts of the score, each in [0, 1] or None when its evidence is missing."""
     under = [r for r in facts.restatements if r.under_injection]
@@ -85,10 +96,13 @@ def echo_parts(facts: EchoFacts) -> list[Part]:
     retrievals = facts.family_retrievals or facts.retrievals
     self_retrievals = facts.family_self_retrievals or facts.self_retrievals
     could_repeat = facts.later_by_author or facts.restates
-    harms = [harm_of(t) for t in (own, facts.alone_tasks) if t is not None]
-    known = [h for h in harms if h is not None]
+    harm = harm_of(own)
+    alone = facts.alone_tasks
+    if harm is None or (alone is not None and not _points_the_same_way(alone)):
+        known = [h for h in (harm, harm_of(alone) if alone else None) if h is not None]
+        harm = min(known) if known else None
     values = {
-        "harm": min(known) if known else None,
+        "harm": harm,
         "surer": clamp(surer / SURER_FULL) if surer is not None else None,
         "dominance": (clamp(own.coverage / DOMINANCE_FULL) if own.total >= MIN_OWN_TASKS else None),
         "self-retrieval": (

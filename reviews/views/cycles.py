@@ -230,4 +230,3 @@ def view_delete(request: HtmxHttpRequest, pk: int, view: int) -> HttpResponse:
         raise Http404("No such saved view of yours.")
     messages.success(request, "Deleted the saved view.")
     return _cycle_page(cycle)
-

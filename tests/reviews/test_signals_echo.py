@@ -186,6 +186,16 @@ def test_an_opposite_rule_read_as_a_restatement_does_not_inherit_the_chambers_ha
     assert not signal.flagged
 
 
+def test_a_follower_whose_own_thin_record_agrees_keeps_the_chambers_harm():
+    # Handed alone on 6 tasks (2 succeeded) against 6 unfed (4 succeeded): worse, on too few
+    # tasks to be sure; that is no contradiction of the family's record.
+    alone = own((6, 2, 6, 4))
+    assert harm_of(alone) < 0.6
+    signal = score_echo(echo(alone_tasks=alone))
+    assert part(signal, "harm").value == 1.0
+    assert signal.flagged
+
+
 def test_too_few_unfed_tasks_to_compare_says_why_and_the_other_parts_decide():
     # Handed on 37 of 40 tasks, the author surer, self-retrieved, restated: no outcome to
     # compare, and no veto either.
