@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ("dev-a", "dev-b", "dev-c", "heldout")
+CORPORA = ("dev-a", "dev-b", "dev-c", "round3", "heldout")
 
 
 def main() -> None:

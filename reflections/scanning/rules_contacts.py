@@ -12,8 +12,12 @@ from reflections.scanning.rules_personal import _FULL_NAME
 from reflections.scanning.values import is_documentation_domain
 
 _I = re.IGNORECASE
-_AT = r"(?:\s+at\s+|\s*[\[({<]\s*at\s*[\])}>]\s*|\s+@\s+)"
-_DOT = r"(?:\s+dot\s+|\s*[\[({<]\s*dot\s*[\])}>]\s*)"
+# "at" and "dot" in the languages the cues cover: arobase / point, arroba / punto, Punkt,
+# chiocciola / punto, apenstaartje / punt, arroba / ponto.
+_AT_WORDS = r"(?:at|arobase|arroba|chiocciola|apenstaartje|klammeraffe)"
+_DOT_WORDS = r"(?:dot|point|punto|punkt|punt|ponto)"
+_AT = rf"(?:\s+{_AT_WORDS}\s+|\s*[\[({{<]\s*{_AT_WORDS}\s*[\])}}>]\s*|\s+@\s+)"
+_DOT = rf"(?:\s+{_DOT_WORDS}\s+|\s*[\[({{<]\s*{_DOT_WORDS}\s*[\])}}>]\s*)"
 # Top-level domains people spell out; a longer list would only add "at the dot …" prose.
 _TLD = (
     r"(?:com|org|net|edu|gov|io|co|info|biz|de|fr|es|it|nl|be|uk|ie|pl|se|no|dk|fi|pt|ch|at|"
@@ -79,8 +83,11 @@ SPELLED_CONTACT_RULES: tuple[Rule, ...] = (
             _I,
         ),
         _spelled_email,
-        cues=(("dot",),),
-        gates=(re.compile(r"\bat\b|@"),),
+        cues=(("dot", "point", "punto", "punkt", "punt", "ponto"),),
+        gates=(re.compile(rf"\b{_AT_WORDS}\b|@", _I),),
+        # Run only around a spelled-out dot: "point" and "at" are common words.
+        anchor=re.compile(_DOT_WORDS),
+        window=(90, 40),
     ),
 )
 

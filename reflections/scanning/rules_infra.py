@@ -86,6 +86,8 @@ INTERNAL_HOST = (
     rf"(?:(?:{_HOST_LABEL}\.)+{_INTERNAL_SUFFIXES}(?![\w-]|\.[a-z0-9])"
     # a Kubernetes service's short name, service.namespace.svc (a WCF file is one.svc)
     rf"|(?:{_HOST_LABEL}\.){{2,}}svc(?![\w-]|\.[a-z0-9])"
+    # service.svc with its port: ledger-api.svc:9000 (a file one.svc has no port)
+    rf"|{_HOST_LABEL}\.svc(?=:[0-9]{{2,5}}(?![\w.]))"
     # an internal zone under a public domain: wiki.corp.example-co.com, jira.intranet.acme.io
     rf"|(?:{_HOST_LABEL}\.)*(?:corp|intranet|internal|intra|vpn|interno|interna|interne|intern|"
     rf"lan|priv)\.(?:{_HOST_LABEL}\.)+[a-z]{{2,}}"

@@ -66,6 +66,8 @@ _NUMBER_AFTER = re.compile(r"\w|[ .,:/-][0-9]")
 _PHONE_CUE = re.compile(
     r"(?:\b(?:phone|tel|call|mobile|cell|fax|number|ring|text|whatsapp|handy|telefon|téléphone|"
     r"tél|reach|contact|line|dial|extension|ext\.|nummer|numéro|celular|telefone|móvil|"
+    r"hotline|numero|número|llam|chiam|gebeld|teruggebeld|bellen|anruf|rückruf|rappel|joindre|"
+    r"ligar|risponde|responde|"
     r"телефон|тел|هاتف|جوال|फ़ोन|फोन|मोबाइल)|電話|☎|手机|手機|携帯|휴대폰|전화|연락처)"
     r"[^\n]{0,40}\Z",
     _I,
@@ -78,7 +80,11 @@ def _national_phone(match: re.Match[str]) -> str | None:
         return None
     value = match.group()
     distinctive = value.startswith("(") or re.fullmatch(r"0[1-9](?:[ .][0-9]{2}){4}", value)
-    if not distinctive and not _PHONE_CUE.search(text, max(0, start - 60), start):
+    if (
+        not distinctive
+        and not _PHONE_CUE.search(text, max(0, start - 60), start)
+        and not _named_before(text, start)
+    ):
         return None
     return "phone number"
 
@@ -86,6 +92,15 @@ def _national_phone(match: re.Match[str]) -> str | None:
 _CAP = r"[A-Z][a-zà-ÿ'\u2019]+(?:-[A-Z][a-zà-ÿ'\u2019]+)?"
 _PARTICLE = r"(?:(?:van|von|de|da|del|der|den|di|du|le|la|al|bin|ten|ter)\s+)?"
 _FULL_NAME = rf"{_CAP}(?:\s+{_PARTICLE}{_CAP}){{1,2}}"
+# A number right after a person's name ("customer Jane Roe (07700 900123)") is that person's.
+_NAME_BEFORE = re.compile(rf"(?<![A-Za-z]){_FULL_NAME}\Z")
+
+
+def _named_before(text: str, start: int) -> bool:
+    before = text[max(0, start - 60) : start].rstrip(" \t(,:\u2013\u2014-")
+    return bool(before) and before[-1].isalpha() and bool(_NAME_BEFORE.search(before))
+
+
 _STREET_TYPES = (
     r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Court|Ct|Place|Pl|Way|"
     r"Terrace|Close|Crescent|Square|Sq|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Row|Walk|Mews)"
@@ -166,6 +181,20 @@ CONTACT_RULES: tuple[Rule, ...] = (
                 "ext.",
                 "nummer",
                 "numéro",
+                "hotline",
+                "numero",
+                "número",
+                "llam",
+                "chiam",
+                "gebeld",
+                "risponde",
+                "responde",
+                "bellen",
+                "anruf",
+                "rückruf",
+                "rappel",
+                "joindre",
+                "ligar",
                 "celular",
                 "telefone",
                 "móvil",

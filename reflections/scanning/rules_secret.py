@@ -69,8 +69,8 @@ def _random_named(match: re.Match[str]) -> str | None:
 
 def _prose_password(match: re.Match[str]) -> str | None:
     value = match.group("value")
-    if not is_credential_like(value):
-        return None
+    if not is_credential_like(value) or value.rstrip(".!?:").isalpha():
+        return None  # a word ending its sentence ("the password was removed.") is prose
     # Without "is" or ":" the word after "password" is usually prose ("password reset"): only
     # a value mixing three kinds of character reads as the password itself.
     if not match.group("sep").strip() and (character_classes(value) < 3 or not value[0].isalnum()):

@@ -273,6 +273,37 @@ SECRET_CASES: list[tuple[str, str, str, str]] = [
         "The password was reset and is stored in the vault now.",
     ),
     (
+        "secret.password_in_prose",
+        "The password the billing cron logs in with on the old reporting host is still Qx7!mera#22.",
+        "Qx7!mera#22",
+        "The password the billing cron logs in with on the old reporting host was removed.",
+    ),
+    (
+        "secret.password_in_prose",
+        "Das Kennwort für den Export-Nutzer lautet seit Montag Rk8$vuLe-03 und steht im Wiki.",
+        "Rk8$vuLe-03",
+        "Das Kennwort für den Export-Nutzer lautet seit Montag anders und steht im Tresor.",
+    ),
+    (
+        "secret.password_in_prose",
+        "Weil das Passwort des Backup-Kontos inzwischen Jm4?Tanne81 ist, schlug der Lauf fehl.",
+        "Jm4?Tanne81",
+        "Weil das Passwort des Backup-Kontos inzwischen abgelaufen ist, schlug der Lauf fehl.",
+    ),
+    (
+        "secret.password_in_prose",
+        "The login for the print server is ops-admin / Harbor-Lantern-Gravel-19 for now.",
+        "Harbor-Lantern-Gravel-19",
+        "The login for the print server is through SSO / the badge reader for now.",
+    ),
+    (
+        "secret.split_across_lines",
+        "The chat cut the key, so it went over in two pieces.\nFirst part: Qm3xT9vLr2Kp8ZwY4nHc\n"
+        "Second part: 7bJd5sFq1GtE6uRa0yXi",
+        "7bJd5sFq1GtE6uRa0yXi",
+        "The runbook has two parts.\nFirst part: introduction\nSecond part: troubleshooting",
+    ),
+    (
         "secret.credential_pair",
         "- router creds after the reset: admin / r0uterAdm1n!7",
         "r0uterAdm1n!7",
