@@ -59,3 +59,20 @@ def replay_alone(captured_queries: list[dict]) -> list[tuple[float, str]]:
 
 def short_sql(sql: str, limit: int = 160) -> str:
     return " ".join(sql.split())[:limit]
+
+
+def children_rss_mib(parent: int) -> list[float]:
+    """Resident memory (MiB) of each child process of `parent` (gunicorn's workers), from
+    /proc: Linux only, like the rest of the benches."""
+    sizes = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) != parent:
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue  # the process ended while it was read
+        kib = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS"))
+        sizes.append(kib / 1024)
+    return sorted(sizes)

@@ -27,7 +27,7 @@ What it does:
    list) of the same level, the errors, and the throughput (requests/s) over the whole run and
    while every user of the level was busy (until the first finished its share: the run's end,
    when only the slower users are left, is not that level's concurrency); then throughput at
-   the highest level ÷ at 1 user, both ways.
+   the highest level ÷ at 1 user, both ways; and each worker's resident memory at the end.
 
 Absolute times drift on a shared machine; the ratios within one run are what we track
 (docs/benchmarks.md, "Under load").
@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import load_pages  # noqa: E402
-from common import percentile  # noqa: E402
+from common import children_rss_mib, percentile  # noqa: E402
 
 PASSWORD = "bench-load-password"
 LIST = "reflection list"
@@ -386,9 +386,7 @@ def main() -> None:
         )
         dealer = Dealer(items)
         pages, token = load_pages.pages(url, fetch_rows), load_pages.retrieve_token(env)
-        pool = [
-            VirtualUser(base, i, details, dealer, pages, token) for i in range(max(levels))
-        ]
+        pool = [VirtualUser(base, i, details, dealer, pages, token) for i in range(max(levels))]
         # Warm both worker processes: imports, connections, first templates.
         warm = [threading.Thread(target=u.round, args=(None,)) for u in pool[:2]]
         for t in warm:
@@ -405,6 +403,8 @@ def main() -> None:
                 f"\nthroughput at {top} users ÷ at 1 user: {busy_top / busy_one:.2f} while all "
                 f"were busy ({whole_top / whole_one:.2f} over the whole run)"
             )
+        rss = ", ".join(f"{mib:.0f}" for mib in children_rss_mib(gunicorn.pid))
+        print(f"worker memory after every page: {rss} MiB resident (target ≤ 150 each)")
     finally:
         os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)

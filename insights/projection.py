@@ -95,8 +95,10 @@ def fit_projection(
     # A binomial rate's variance falls as 1/n: sigma ∝ 1/√n weights weeks by their task count.
     # absolute_sigma=False scales the covariance by the residual spread, so the intervals
     # reflect the scatter actually seen, not an assumed one.
-    from scipy import stats  # on first use: the projection page alone needs SciPy
+    # On first use: the projection page alone needs SciPy (the t quantile from scipy.special,
+    # not scipy.stats, whose ~57 MiB a worker would keep).
     from scipy.optimize import OptimizeWarning, curve_fit
+    from scipy.special import stdtrit
 
     sigma = 1 / np.sqrt(n)
     head, tail = s[: max(2, used // 4)], s[-max(2, used // 4) :]
@@ -135,7 +137,7 @@ def fit_projection(
             used,
         )
 
-    quantile = float(stats.t.ppf((1 + CONFIDENCE) / 2, used - 3))
+    quantile = float(stdtrit(used - 3, (1 + CONFIDENCE) / 2))
     a_est, s_est, h_est = (
         Estimate(v, float(e), v - quantile * float(e), v + quantile * float(e))
         for v, e in zip((asymptote, start, half_life), errors, strict=True)
