@@ -72,22 +72,32 @@ def _spelled_email(match: re.Match[str]) -> str | None:
     return "email address written out"
 
 
+_SPELLED_EMAIL = re.compile(
+    rf"(?<![\w.+-])(?P<user>[a-z0-9][a-z0-9._%+-]*){_AT}"
+    rf"(?P<domain>[a-z0-9][a-z0-9-]*(?:(?:{_DOT}|\.)[a-z0-9][a-z0-9-]*)*{_DOT}{_TLD})"
+    r"(?![\w-])",
+    _I,
+)
+# The other languages' word for "at": rare enough to be the cue ("point" and "punto" are not).
+_LOCAL_AT = ("arobase", "arroba", "chiocciola", "apenstaartje", "klammeraffe")
+
 SPELLED_CONTACT_RULES: tuple[Rule, ...] = (
     Rule(
         "personal.email_spelled",
         PERSONAL,
-        re.compile(
-            rf"(?<![\w.+-])(?P<user>[a-z0-9][a-z0-9._%+-]*){_AT}"
-            rf"(?P<domain>[a-z0-9][a-z0-9-]*(?:(?:{_DOT}|\.)[a-z0-9][a-z0-9-]*)*{_DOT}{_TLD})"
-            r"(?![\w-])",
-            _I,
-        ),
+        _SPELLED_EMAIL,
         _spelled_email,
-        cues=(("dot", "point", "punto", "punkt", "punt", "ponto"),),
-        gates=(re.compile(rf"\b{_AT_WORDS}\b|@", _I),),
-        # Run only around a spelled-out dot: "point" and "at" are common words.
-        anchor=re.compile(_DOT_WORDS),
-        window=(90, 40),
+        cues=(("dot",),),
+        gates=(re.compile(r"\bat\b|@"),),
+    ),
+    Rule(
+        "personal.email_spelled",
+        PERSONAL,
+        _SPELLED_EMAIL,
+        _spelled_email,
+        cues=(_LOCAL_AT,),
+        anchor_cues=True,
+        window=(60, 90),
     ),
 )
 

@@ -55,13 +55,17 @@ _LOGIN_CUES = (
     "credenciales", "credenziali", "inloggegevens", "credenciais",
 )  # fmt: skip
 _FIRST = r"first|1st|erste|ersten|première|premier|primera|primer|prima|primo|eerste|primeira"
-_FIRST_CUES = tuple(_FIRST.split("|"))
+# The cue is the second half's label, a phrase: the words alone ("part", "first") are in
+# every other text ("department"), and each hit the cue pass reports costs time.
+_SECOND_PARTS = tuple(
+    f"{second} {part}"
+    for second in ("second", "2nd", "zweite", "zweiter", "seconde", "deuxième", "segunda",
+                   "segundo", "seconda", "secondo", "tweede")
+    for part in ("half", "part", "piece", "hälfte", "teil", "moitié", "partie", "mitad",
+                 "parte", "metà", "helft", "deel", "metade")
+)  # fmt: skip
 _SECOND = r"second|2nd|zweite|zweiten|seconde|deuxième|segunda|segundo|seconda|secondo|tweede"
 _PART = r"half|part|piece|hälfte|teil|moitié|partie|mitad|parte|metà|helft|deel|metade"
-_PART_CUES = (
-    "half", "part", "piece", "hälfte", "teil", "moitié", "partie", "mitad", "parte", "metà",
-    "helft", "deel", "metade",
-)  # fmt: skip
 
 
 def _halves(match: re.Match[str]) -> str | None:
@@ -190,9 +194,9 @@ PROSE_SECRET_RULES: tuple[Rule, ...] = (
             _I,
         ),
         _halves,
-        cues=(_FIRST_CUES, _PART_CUES),
+        cues=(_SECOND_PARTS,),
         group="value",
         anchor_cues=True,
-        window=(5, 200),
+        window=(140, 100),
     ),
 )
