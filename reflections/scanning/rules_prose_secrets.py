@@ -78,6 +78,25 @@ def _halves(match: re.Match[str]) -> str | None:
     return "secret split across lines" if len(pieces) >= 2 and is_random_token(joined) else None
 
 
+_CUES = "|".join(_CUE_WORDS)
+_WORD = r"[ \t]+[^\s.;:!?,]{1,30}"  # one word of the clause
+_VALUE = r"(?P<value>[^\s\"'`”»“,;)]{3,}[^\s\"'`”»“,;).!?])"
+
+
+def _told(pattern: str, cues: tuple[str, ...]) -> Rule:
+    """A password told in a sentence, found near its cue words (`pattern` holds a `value`)."""
+    return Rule(
+        "secret.password_in_prose",
+        SECRET,
+        re.compile(pattern, _I),
+        _told_password,
+        cues=(cues,),
+        group="value",
+        anchor_cues=True,
+        window=(5, 320),
+    )
+
+
 def _told_password(match: re.Match[str]) -> str | None:
     value = match.group("value")
     if not is_credential_like(value):
@@ -134,54 +153,25 @@ PROSE_SECRET_RULES: tuple[Rule, ...] = (
         ),
         group="value",
     ),
-    Rule(
-        "secret.password_in_prose",
-        SECRET,
-        re.compile(
-            rf"\b(?:{'|'.join(_CUE_WORDS)})(?:et|en)?\b"
-            rf"(?P<gap>[ \t]+(?:{_OPENERS})(?:[ \t]+[^\s.;:!?,]{{1,30}}){{0,{_GAP_WORDS}}}?)?"
-            rf"[ \t]+(?:{_VERBS}){_AFTER_VERB}[ \t]*:?[ \t]+[\"'`“«„]?{_NOT_A_WORD}"
-            r"(?P<value>[^\s\"'`”»“,;)]{3,}[^\s\"'`”»“,;).!?])",
-            _I,
-        ),
-        _told_password,
-        cues=(_CUE_WORDS,),
-        group="value",
-        anchor_cues=True,
-        window=(5, 320),
+    # "the password for the staging database is still …", "le mot de passe … est désormais …"
+    _told(
+        rf"\b(?:{_CUES})(?:et|en)?\b"
+        rf"(?P<gap>[ \t]+(?:{_OPENERS})(?:{_WORD}){{0,{_GAP_WORDS}}}?)?"
+        rf"[ \t]+(?:{_VERBS}){_AFTER_VERB}[ \t]*:?[ \t]+[\"'`“«„]?{_NOT_A_WORD}{_VALUE}",
+        _CUE_WORDS,
     ),
-    Rule(
-        "secret.password_in_prose",
-        SECRET,
-        re.compile(
-            rf"\b(?:{'|'.join(_CUE_WORDS)})\b"
-            rf"(?:[ \t]+[^\s.;:!?,]{{1,30}}){{1,{_GAP_WORDS}}}?"
-            r"[ \t]+(?=[^\s]*[0-9])(?P<value>[^\s\"'`”»“,;)]{5,}[^\s\"'`”»“,;).!?])"
-            rf"[ \t]+(?:{_VERB_LAST})\b",
-            _I,
-        ),
-        _told_password,
-        cues=(_CUE_WORDS,),
-        group="value",
-        anchor_cues=True,
-        window=(5, 320),
+    # "das Passwort für den Benutzer etl_loader inzwischen … ist"
+    _told(
+        rf"\b(?:{_CUES})\b(?:{_WORD}){{1,{_GAP_WORDS}}}?[ \t]+(?=[^\s]*[0-9]){_VALUE}"
+        rf"[ \t]+(?:{_VERB_LAST})\b",
+        _CUE_WORDS,
     ),
-    Rule(
-        # "the login for the Grafana box is admin / Falcon-Canyon-42", "die Zugangsdaten für
-        # das NAS sind backup / …": a user name, a slash or colon, and the password.
-        "secret.password_in_prose",
-        SECRET,
-        re.compile(
-            rf"\b(?:{_LOGIN_WORDS})\b(?:[ \t]+[^\s.;:!?,]{{1,30}}){{0,{_GAP_WORDS}}}?"
-            rf"[ \t]+(?:{_VERBS}|are|sont|son)[ \t]*:?[ \t]+[\w.@-]{{2,40}}[ \t]*[/:][ \t]*"
-            r"(?P<value>[^\s\"'`”»“,;)]{5,}[^\s\"'`”»“,;).!?])",
-            _I,
-        ),
-        _told_password,
-        cues=(_LOGIN_CUES,),
-        group="value",
-        anchor_cues=True,
-        window=(5, 320),
+    # "the login for the Grafana box is admin / Falcon-Canyon-42", "die Zugangsdaten für das
+    # NAS sind backup / …": a user name, a slash or colon, and the password.
+    _told(
+        rf"\b(?:{_LOGIN_WORDS})\b(?:{_WORD}){{0,{_GAP_WORDS}}}?"
+        rf"[ \t]+(?:{_VERBS}|are|sont|son)[ \t]*:?[ \t]+[\w.@-]{{2,40}}[ \t]*[/:][ \t]*{_VALUE}",
+        _LOGIN_CUES,
     ),
     Rule(
         # A key told in two halves on two lines: "first half: FPA1…", "second half: 7rsT…".

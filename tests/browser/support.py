@@ -77,4 +77,3 @@ Object.defineProperty(navigator, "clipboard", {
 def record_clipboard(page) -> None:
     """Before the page loads: every text the page copies is kept in window.__copied."""
     page.add_init_script(RECORD_CLIPBOARD)
-

@@ -1,5 +1,6 @@
 """The web import in a real browser: an admin uploads a zip of a workspace, watches the
-progress bar while the job waits for the worker, and reads the report when the worker is done."""
+progress bar while the job waits for the worker, and reads the report when the worker is done;
+a rejected file is listed among the files the import read."""
 
 from __future__ import annotations
 
@@ -27,25 +28,38 @@ def workspace_zip() -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_an_admin_uploads_a_workspace_zip_and_follows_the_progress_bar_to_the_report(
-    page, live_server, settings, tmp_path
-):
+UNDATED = b"---\ntitle: No date\ndepartment: research\n---\n\n## What happened\n\nIt failed.\n"
+
+
+@pytest.fixture
+def import_page(page, live_server, settings, tmp_path):
+    """An admin on the import page, uploads kept in the test's own directory."""
     settings.IMPORT_UPLOAD_ROOT = tmp_path / "uploads"
     DepartmentFactory(slug="research", name="Research")
     UserFactory(username="ada", roles=["admin"])
     sign_in(page, live_server, "ada", to="/imports/")
+    return page
 
+
+def submitted(page, live_server) -> ImportJob:
+    page.click("main button[type=submit]")
+    job = ImportJob.objects.get()
+    page.wait_for_url(f"{live_server.url}/imports/{job.pk}/")
+    return job
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_admin_uploads_a_workspace_zip_and_follows_the_progress_bar_to_the_report(
+    import_page, live_server
+):
+    page = import_page
     page.set_input_files(
         "#id_files",
         files=[{"name": "workspace.zip", "mimeType": "application/zip", "buffer": workspace_zip()}],
     )
     page.select_option("#id_default_department", "research")
     page.check("#id_create_departments")
-    page.click("main button[type=submit]")
-
-    job = ImportJob.objects.get()
-    page.wait_for_url(f"{live_server.url}/imports/{job.pk}/")
+    job = submitted(page, live_server)
     bar = page.locator("#job-progress progress.import-bar")
     expect(bar).to_be_visible()
     expect(page.locator(".import-stage")).to_contain_text("Waiting for a worker")
@@ -64,4 +78,24 @@ def test_an_admin_uploads_a_workspace_zip_and_follows_the_progress_bar_to_the_re
     expect(warnings).to_contain_text("extra section '## Notes (reviewer)'")
     files = page.locator("table.import-files tbody tr")
     expect(files).to_have_count(11)
+    assert_no_csp_violations(page)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rejected_file_is_listed_among_the_files_the_import_read(import_page, live_server):
+    page = import_page
+    page.set_input_files(
+        "#id_files", files=[{"name": "undated.md", "mimeType": "text/markdown", "buffer": UNDATED}]
+    )
+    submitted(page, live_server)
+
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+    expect(page.locator(".import-stage")).to_contain_text("Finished", timeout=10_000)
+    expect(page.locator("main")).not_to_contain_text("No reflection file was read")
+    expect(page.locator("#files + p")).to_contain_text("1 rejected")
+    row = page.locator("table.import-files tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text("rejected")
+    assert not Reflection.objects.exists()
     assert_no_csp_violations(page)

@@ -1,6 +1,5 @@
-"""In a real browser, what three reports say: the import report lists a rejected file among
-the files it read, a round's ratings download as CSV from the round page, and the queue's
-reasons write shares as the rest of the product does ("19 %")."""
+"""In a real browser, what two reports say: a round's ratings download as CSV from the round
+page, and the queue's reasons write shares as the rest of the product does ("19 %")."""
 
 from __future__ import annotations
 
@@ -11,11 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from reflections.models import ImportJob, Reflection
 from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.services.cycles import open_cycle
 from rubric.models import CRITERIA
@@ -38,35 +35,6 @@ from tests.rubric.rating_pages.conftest import (  # noqa: F401 (fixtures)
 from tests.rubric.rating_pages.support import next_of, rate_as
 
 pytestmark = BROWSER
-
-UNDATED = b"---\ntitle: No date\ndepartment: research\n---\n\n## What happened\n\nIt failed.\n"
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_rejected_file_is_listed_among_the_files_the_import_read(
-    page, live_server, settings, tmp_path
-):
-    settings.IMPORT_UPLOAD_ROOT = tmp_path / "uploads"
-    DepartmentFactory(slug="research", name="Research")
-    UserFactory(username="ada", roles=["admin"])
-    sign_in(page, live_server, "ada", to="/imports/")
-    page.set_input_files(
-        "#id_files", files=[{"name": "undated.md", "mimeType": "text/markdown", "buffer": UNDATED}]
-    )
-    page.click("main button[type=submit]")
-    job = ImportJob.objects.get()
-    page.wait_for_url(f"{live_server.url}/imports/{job.pk}/")
-
-    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
-
-    expect(page.locator(".import-stage")).to_contain_text("Finished", timeout=10_000)
-    expect(page.locator("main")).not_to_contain_text("No reflection file was read")
-    expect(page.locator("#files + p")).to_contain_text("1 rejected")
-    row = page.locator("table.import-files tbody tr")
-    expect(row).to_have_count(1)
-    expect(row.locator("td").nth(1)).to_have_text("rejected")
-    assert not Reflection.objects.exists()
-    assert_no_csp_violations(page)
 
 
 @pytest.mark.django_db(transaction=True)
