@@ -274,7 +274,8 @@ SECRET_CASES: list[tuple[str, str, str, str]] = [
     ),
     (
         "secret.password_in_prose",
-        "The password the billing cron logs in with on the old reporting host is still Qx7!mera#22.",
+        "The password the billing cron logs in with on the old reporting host is still "
+        "Qx7!mera#22.",
         "Qx7!mera#22",
         "The password the billing cron logs in with on the old reporting host was removed.",
     ),
