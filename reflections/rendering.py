@@ -46,16 +46,23 @@ ALLOWED_ATTRIBUTES = {"a": ["href", "title"]}
 ALLOWED_PROTOCOLS = frozenset({"http", "https", "mailto"})
 MARKDOWN_EXTENSIONS = ["extra", "sane_lists"]
 
-_cleaner = bleach.sanitizer.Cleaner(
-    tags=ALLOWED_TAGS,
-    attributes=ALLOWED_ATTRIBUTES,
-    protocols=ALLOWED_PROTOCOLS,
-    strip=True,
-    strip_comments=True,
-)
-
-
 _local = threading.local()
+
+
+def _cleaner() -> bleach.sanitizer.Cleaner:
+    """This thread's sanitiser: a Cleaner keeps its parser's state between calls, so one shared
+    by the threads of a worker mixed two pages' texts now and then (a text came out as the
+    end of another one's list)."""
+    cleaner = getattr(_local, "cleaner", None)
+    if cleaner is None:
+        cleaner = _local.cleaner = bleach.sanitizer.Cleaner(
+            tags=ALLOWED_TAGS,
+            attributes=ALLOWED_ATTRIBUTES,
+            protocols=ALLOWED_PROTOCOLS,
+            strip=True,
+            strip_comments=True,
+        )
+    return cleaner
 
 
 def _markdown() -> markdown.Markdown:
@@ -73,7 +80,7 @@ def render_markdown(text: str) -> SafeString:
     if not text:
         return mark_safe("")
     html = _markdown().convert(text)
-    return mark_safe(_cleaner.clean(html))  # noqa: S308 - the allow-list cleaner's output
+    return mark_safe(_cleaner().clean(html))  # noqa: S308 - the allow-list cleaner's output
 
 
 @dataclass(frozen=True)
