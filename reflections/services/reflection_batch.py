@@ -160,8 +160,9 @@ class ReflectionBatch:
             self.rejected_on_write.append(
                 _rejection(
                     p.source_path,
-                    f"department: none given and {who}; pass --default-department or assign "
-                    "the agent to a department in the admin",
+                    f"department: none given and {who}; choose a default department (the "
+                    "import form's field, or --default-department) or assign the agent to a "
+                    "department in the admin",
                 )
             )
             return None

@@ -215,5 +215,6 @@ def _department_id(item: ParsedTask, directory, default_department: str | None) 
         return directory.department_id(default_department)
     raise UnknownDepartment(
         f"department: none given and agent {quote_value(item.agent)} has no department; "
-        "pass --default-department or assign the agent to a department in the admin"
+        "choose a default department (the import form's field, or --default-department) or "
+        "assign the agent to a department in the admin"
     )
