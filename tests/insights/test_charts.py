@@ -285,9 +285,11 @@ def test_weekly_bars_are_a_week_wide_and_stacked_in_the_given_order():
     assert spec["encoding"]["x"]["scale"]["domainMax"]["date"] == 30  # the last week's end
 
 
-def test_an_interval_chart_has_rules_points_and_a_reference():
-    spec = interval_chart(
-        [{"name": "#1 Reconcile", "lift": 0.1, "low": 0.05, "high": 0.15}],
+def lift_intervals(row_extra: dict | None = None, **options) -> dict:
+    """An interval chart of one reflection's lift, as the usefulness page draws it."""
+    row = {"name": "#1 Reconcile", "lift": 0.1, "low": 0.05, "high": 0.15, **(row_extra or {})}
+    return interval_chart(
+        [row],
         label="name",
         value="lift",
         low="low",
@@ -295,7 +297,12 @@ def test_an_interval_chart_has_rules_points_and_a_reference():
         title="Lift",
         value_title="Lift (points)",
         label_title="Reflection",
+        **options,
     )
+
+
+def test_an_interval_chart_has_rules_points_and_a_reference():
+    spec = lift_intervals()
     assert_valid_vega_lite(spec)
     assert marks(spec) == ["rule", "point", "rule"]
     assert spec["layer"][0]["encoding"]["x2"]["field"] == "high"
@@ -304,17 +311,7 @@ def test_an_interval_chart_has_rules_points_and_a_reference():
 
 
 def test_an_interval_charts_points_and_bars_link_to_their_rows_items():
-    spec = interval_chart(
-        [{"name": "#1 Reconcile", "lift": 0.1, "low": 0.05, "high": 0.15, "url": "/r/1/"}],
-        label="name",
-        value="lift",
-        low="low",
-        high="high",
-        title="Lift",
-        value_title="Lift (points)",
-        label_title="Reflection",
-        href="url",
-    )
+    spec = lift_intervals({"url": "/r/1/"}, href="url")
     assert_valid_vega_lite(spec)
     bar, point = spec["layer"][:2]
     assert bar["encoding"]["href"]["field"] == point["encoding"]["href"]["field"] == "url"
