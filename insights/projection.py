@@ -8,7 +8,6 @@ shows a made-up asymptote.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,25 +92,12 @@ def fit_projection(
     span = float(t.max())
 
     # A binomial rate's variance falls as 1/n: sigma ∝ 1/√n weights weeks by their task count.
-    # absolute_sigma=False scales the covariance by the residual spread, so the intervals
-    # reflect the scatter actually seen, not an assumed one.
-    # On first use: the projection page alone needs SciPy (the t quantile from scipy.special,
-    # not scipy.stats, whose ~57 MiB a worker would keep).
-    from scipy.optimize import OptimizeWarning, curve_fit
-    from scipy.special import stdtrit
-
-    sigma = 1 / np.sqrt(n)
-    head, tail = s[: max(2, used // 4)], s[-max(2, used // 4) :]
-    guess = (float(tail.mean()), float(head.mean()), max(span / 4, 1.0))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", OptimizeWarning)
-        try:
-            params, cov = curve_fit(
-                saturating, t, s, p0=guess, sigma=sigma, absolute_sigma=False, maxfev=5000
-            )
-        except (RuntimeError, OptimizeWarning, FloatingPointError, ValueError) as error:
-            return Refusal(f"The fit did not converge ({_first_line(error)}).", used)
-
+    # The covariance is scaled by the residual spread (curve_fit's absolute_sigma=False), so
+    # the intervals reflect the scatter actually seen, not an assumed one.
+    fitted = _least_squares(t, s, weights=n, span=span)
+    if fitted is None:
+        return Refusal("The fit did not converge (no finite least-squares solution).", used)
+    params, cov = fitted
     asymptote, start, half_life = (float(p) for p in params)
     if not all(math.isfinite(p) for p in (asymptote, start, half_life)):
         return Refusal("The fit did not converge (non-finite parameters).", used)
@@ -136,6 +122,10 @@ def fit_projection(
             "these weeks cannot pin down A and h.",
             used,
         )
+
+    # On first use: the t quantile from scipy.special, not scipy.stats (~57 MiB a worker
+    # would keep).
+    from scipy.special import stdtrit
 
     quantile = float(stdtrit(used - 3, (1 + CONFIDENCE) / 2))
     a_est, s_est, h_est = (
@@ -173,13 +163,82 @@ def fit_projection(
 AHEAD_WEEKS = 26  # the projection always reaches at least this far past the last week
 MAX_AHEAD_WEEKS = 104
 
+# The half-lives searched, as multiples of the weeks' span: from a step (a hundredth of the
+# span) to a straight line (a hundred spans, where the curve has not begun to bend).
+H_RANGE = (1e-2, 1e2)
+H_GRID = 200  # log-spaced starting points; the best one's neighbours bracket the minimum
+GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def _least_squares(
+    t: np.ndarray, s: np.ndarray, *, weights: np.ndarray, span: float
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The weighted least-squares fit of `saturating` and its covariance, as SciPy's
+    `curve_fit(saturating, t, s, sigma=1/√weights, absolute_sigma=False)` gives them (a test
+    holds the two equal), or None when there is no finite solution.
+
+    For a fixed half-life the curve is linear in A and s₀ (A·(1 - d) + s₀·d, d = 2^(-t/h)), so
+    the fit is a search over h alone, each h answered by a 2-by-2 weighted linear solve
+    (variable projection, Golub and Pereyra): a grid over h brackets the best, a golden-section
+    search narrows it. This replaces SciPy's optimizer, whose modules (~16 MiB) a web worker
+    would keep after one view of the projection page (docs/benchmarks.md, memory)."""
+    root_w = np.sqrt(weights)
+    log_h = np.log(np.maximum(span, 1.0) * np.array(H_RANGE))
+
+    def linear(log_half_life: float) -> tuple[float, np.ndarray]:
+        decay = np.exp2(-t / math.exp(log_half_life))
+        design = np.stack([1 - decay, decay], axis=1) * root_w[:, None]
+        coef, *_ = np.linalg.lstsq(design, s * root_w, rcond=None)
+        residual = design @ coef - s * root_w
+        return float(residual @ residual), coef
+
+    grid = np.linspace(*log_h, H_GRID)
+    costs = [linear(x)[0] for x in grid]
+    best = int(np.nanargmin(costs)) if np.isfinite(costs).any() else -1
+    if best < 0:
+        return None
+    low, high = grid[max(best - 1, 0)], grid[min(best + 1, H_GRID - 1)]
+    # Golden-section search on log h between the best grid point's neighbours.
+    inner_low, inner_high = high - GOLDEN * (high - low), low + GOLDEN * (high - low)
+    cost_low, cost_high = linear(inner_low)[0], linear(inner_high)[0]
+    while high - low > 1e-10:
+        if cost_low <= cost_high:
+            high, inner_high, cost_high = inner_high, inner_low, cost_low
+            inner_low = high - GOLDEN * (high - low)
+            cost_low = linear(inner_low)[0]
+        else:
+            low, inner_low, cost_low = inner_low, inner_high, cost_high
+            inner_high = low + GOLDEN * (high - low)
+            cost_high = linear(inner_high)[0]
+    log_half_life = (low + high) / 2
+    cost, (asymptote, start) = linear(log_half_life)
+    params = np.array([asymptote, start, math.exp(log_half_life)])
+    if not np.all(np.isfinite(params)):
+        return None
+    # The covariance as curve_fit computes it: the pseudo-inverse of JᵀJ from the SVD of the
+    # weighted Jacobian, scaled by the residual variance.
+    jacobian = _jacobian(t, params) * root_w[:, None]
+    _, singular, vt = np.linalg.svd(jacobian, full_matrices=False)
+    keep = singular > np.finfo(float).eps * max(jacobian.shape) * singular[0]
+    if not keep.all():
+        return params, np.full((3, 3), np.inf)  # a direction the weeks do not pin down
+    cov = (vt.T / singular**2) @ vt * (cost / (len(t) - 3))
+    return params, cov
+
 
 def _curve_stderr(t: np.ndarray, params, cov) -> np.ndarray:
     """The standard error of the fitted curve at each t: the delta method, J·Σ·Jᵀ with J the
     curve's gradient in (A, s₀, h)."""
+    jacobian = _jacobian(t, params)
+    variance = np.einsum("ij,jk,ik->i", jacobian, np.asarray(cov), jacobian)
+    return np.sqrt(np.clip(variance, 0, None))
+
+
+def _jacobian(t: np.ndarray, params) -> np.ndarray:
+    """The curve's gradient in (A, s₀, h) at each t."""
     asymptote, start, half_life = params
     decay = np.exp2(-t / half_life)
-    jacobian = np.stack(
+    return np.stack(
         [
             1 - decay,  # ∂s/∂A
             decay,  # ∂s/∂s₀
@@ -187,10 +246,3 @@ def _curve_stderr(t: np.ndarray, params, cov) -> np.ndarray:
         ],
         axis=1,
     )
-    variance = np.einsum("ij,jk,ik->i", jacobian, np.asarray(cov), jacobian)
-    return np.sqrt(np.clip(variance, 0, None))
-
-
-def _first_line(error: Exception) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__

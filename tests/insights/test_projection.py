@@ -221,3 +221,50 @@ def test_any_noiseless_saturating_curve_is_recovered(a, gain, h):
     assert fit.asymptote.value == pytest.approx(a, abs=1e-4)
     assert fit.half_life_weeks.value == pytest.approx(h, rel=1e-3)
     assert math.isfinite(fit.asymptote.high)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.floats(0.6, 0.95),
+    gain=st.floats(0.1, 0.4),
+    h=st.floats(3, 25),
+    tasks=st.integers(60, 400),
+    seed=st.integers(0, 10_000),
+)
+def test_the_fit_and_its_intervals_are_scipys_curve_fit(a, gain, h, tasks, seed):
+    # The oracle: SciPy's Levenberg-Marquardt fit, started where the old code started it.
+    import warnings
+
+    from scipy.optimize import OptimizeWarning, curve_fit
+
+    rates, finished = noisy(a, a - gain, h, tasks=tasks, seed=seed)
+    t, s = np.array(WEEKS, dtype=float), np.array(rates)
+    sigma = 1 / np.sqrt(np.array(finished, dtype=float))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OptimizeWarning)
+        try:
+            expected, cov = curve_fit(
+                saturating, t, s, p0=(s[-13:].mean(), s[:13].mean(), 13.0), sigma=sigma,
+                absolute_sigma=False, maxfev=5000,
+            )  # fmt: skip
+        except (RuntimeError, OptimizeWarning):
+            return  # no reference answer to compare with
+    fit = fit_projection(WEEKS, rates, finished, min_weeks=1)
+    if isinstance(fit, Refusal):
+        # Refused for what the numbers are (outside a rate, interval through zero), not for
+        # failing to fit: the reference's numbers say the same.
+        assert not (0 <= expected[0] <= 1 and expected[1] < expected[0]) or (
+            "not pinned down" in fit.reason
+        ), fit.reason
+        return
+    found = (fit.asymptote, fit.start, fit.half_life_weeks)
+
+    # At least as close to the weeks (SciPy stops once its steps are small, a little short of
+    # the minimum at times), and the same numbers to within that.
+    def cost(params):
+        return float(np.sum((saturating(t, *params) - s) ** 2 / sigma**2))
+
+    assert cost([e.value for e in found]) <= cost(expected) * (1 + 1e-9)
+    for estimate, value, error in zip(found, expected, np.sqrt(np.diag(cov)), strict=True):
+        assert estimate.value == pytest.approx(value, rel=2e-3, abs=1e-6)
+        assert estimate.stderr == pytest.approx(error, rel=1e-2)
