@@ -5,7 +5,13 @@ SQLite has no GIN indexes; it searches by substring (reflections.selectors.refle
 
 from django.db import migrations
 
-from reflections.search import CREATE_SEARCH_INDEX_SQL, SEARCH_INDEX
+# The index on the expression, as it was then (0030 replaced it by a stored column's index).
+SEARCH_INDEX = "refl_search"
+CREATE_SEARCH_INDEX_SQL = (
+    f"CREATE INDEX IF NOT EXISTS {SEARCH_INDEX} ON reflections_reflection USING gin "
+    "((to_tsvector('english'::regconfig, translate(\"source_path\", '/._', '   ') || ' ' || "
+    '"title" || \' \' || "body")))'
+)
 
 
 def create(apps, schema_editor):

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from reflections.models import Reflection
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 from tests.pages import soup_of
 
@@ -163,6 +164,17 @@ def test_search_reads_title_body_and_source_path(manager_client, q, expected):
 
     assert titles(response) == expected
     assert soup_of(response).select_one("input[name=q]")["value"] == q
+
+
+def test_search_finds_a_reflection_by_the_words_it_was_edited_to(manager_client):
+    # PostgreSQL keeps the stored search document current as the text changes.
+    reflection = ReflectionFactory(title="Balance the zeppelin")
+    Reflection.objects.filter(pk=reflection.pk).update(
+        title="Reconcile the payouts", body="Payouts lag by a day."
+    )
+
+    assert titles(manager_client.get(LIST_URL, {"q": "payouts"})) == ["Reconcile the payouts"]
+    assert titles(manager_client.get(LIST_URL, {"q": "zeppelin"})) == []
 
 
 def test_search_without_a_match_shows_the_empty_state_with_a_way_back(manager_client):
