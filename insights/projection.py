@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reflexion_site.student_t import t_quantile
+
 MIN_WEEKS = 8
 WEEKS_PER_MONTH = 365.25 / 12 / 7  # 4.35: months are calendar-average months
 CONFIDENCE = 0.95
@@ -123,11 +125,7 @@ def fit_projection(
             used,
         )
 
-    # On first use: the t quantile from scipy.special, not scipy.stats (~57 MiB a worker
-    # would keep).
-    from scipy.special import stdtrit
-
-    quantile = float(stdtrit(used - 3, (1 + CONFIDENCE) / 2))
+    quantile = t_quantile(used - 3, (1 + CONFIDENCE) / 2)
     a_est, s_est, h_est = (
         Estimate(v, float(e), v - quantile * float(e), v + quantile * float(e))
         for v, e in zip((asymptote, start, half_life), errors, strict=True)

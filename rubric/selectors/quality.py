@@ -25,6 +25,7 @@ from django.db.models import (
 
 from reflections.caching import cached
 from reflections.models import Kind, Outcome, Reflection
+from reflexion_site.student_t import t_quantile
 from rubric.models import CRITERIA, Rating
 from rubric.selectors.gate import (
     GATED,
@@ -187,11 +188,7 @@ def t_interval(values: list[float], confidence: float = CONFIDENCE) -> tuple[flo
     if n < 2:
         return None
     mean = statistics.fmean(values)
-    # On first use; scipy.special's t quantile is stats.t.ppf without the ~57 MiB of
-    # scipy.stats a worker would then keep.
-    from scipy.special import stdtrit
-
-    half = stdtrit(n - 1, 0.5 + confidence / 2) * statistics.stdev(values) / math.sqrt(n)
+    half = t_quantile(n - 1, 0.5 + confidence / 2) * statistics.stdev(values) / math.sqrt(n)
     return float(mean - half), float(mean + half)
 
 
@@ -387,4 +384,3 @@ def cached_quality_breakdowns(
         (since, until, departments, ratings_fingerprint()),
         lambda: quality_breakdowns(since=since, until=until, department_ids=departments),
     )
-
