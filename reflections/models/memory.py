@@ -200,15 +200,22 @@ class Reflection(models.Model):
     def change_state(self, to_state: str, *, by, why: str, deprecated_reason: str | None = None):
         """A person moves this reflection to `to_state` (and sets its deprecation reason, when
         given): one history row and one save; nothing happens when nothing would change."""
+        row = self.state_change(to_state, by=by, why=why, deprecated_reason=deprecated_reason)
+        if row is not None:
+            self.store_state_change(row)
+
+    def state_change(
+        self, to_state: str, *, by, why: str, deprecated_reason: str | None = None
+    ) -> ReflectionHistory | None:
+        """change_state in memory: this reflection moved and its history row, unsaved (None
+        when nothing would change), for store_state_change, or for a batch to store many at
+        once (reflections.services.state_changes)."""
         reason = self.deprecated_reason if deprecated_reason is None else deprecated_reason
         if self.state == to_state and self.deprecated_reason == reason:
-            return
+            return None
         from_state = self.state
         self.state, self.deprecated_reason = to_state, reason
-        self.save(update_fields=["state", "deprecated_reason", "updated_at"])
-        # After the save: whoever the row is announced to (reflections.announcements) reads
-        # the reflection as it is now.
-        ReflectionHistory.objects.create(
+        return ReflectionHistory(
             reflection=self,
             at=timezone.now(),
             change=ReflectionHistory.Change.STATE,
@@ -218,3 +225,9 @@ class Reflection(models.Model):
             to_state=to_state,
             reason=why,
         )
+
+    def store_state_change(self, row: ReflectionHistory) -> None:
+        self.save(update_fields=["state", "deprecated_reason", "updated_at"])
+        # After the save: whoever the row is announced to (reflections.announcements) reads
+        # the reflection as it is now.
+        row.save()

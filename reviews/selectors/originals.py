@@ -135,12 +135,22 @@ def item_side(item: ReviewItem, facts: Facts | None = None) -> DuplicateSide:
 
 def guard_warnings(item: ReviewItem, original: Reflection) -> list[str]:
     """What must be confirmed before `item` is marked a duplicate of `original`."""
-    facts = reflection_facts(item.cycle, [item.reflection, original])
-    return duplicate_warnings(
-        item_side(item, facts[item.reflection_id]),
-        facts[original.pk].side(),
-        item_is_top=item.rank == 1,
-    )
+    return guard_warnings_of([item], original)[item.pk]
+
+
+def guard_warnings_of(items: list[ReviewItem], original: Reflection) -> dict[int, list[str]]:
+    """guard_warnings of each of one cycle's items, by item id, their facts read at once."""
+    if not items:
+        return {}
+    facts = reflection_facts(items[0].cycle, [*(i.reflection for i in items), original])
+    return {
+        item.pk: duplicate_warnings(
+            item_side(item, facts[item.reflection_id]),
+            facts[original.pk].side(),
+            item_is_top=item.rank == 1,
+        )
+        for item in items
+    }
 
 
 # ------------------------------------------------------------------ cluster

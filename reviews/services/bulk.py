@@ -4,17 +4,28 @@ through the same services a single verdict or reassignment uses."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from reflections.models import Reflection
+from reflections.services.state_changes import store_state_changes
 from reviews.models import Decision, ReviewBatch, ReviewCycle, ReviewItem, Verdict
 from reviews.selectors.cycles import can_manage
-from reviews.selectors.originals import guard_warnings
+from reviews.selectors.originals import guard_warnings_of
 from reviews.services.cycles import ReviewError, reassign
-from reviews.services.verdicts import NeedsConfirmation, decide, undo
+from reviews.services.verdicts import (
+    NeedsConfirmation,
+    check_can_act,
+    check_not_quarantined,
+    check_original,
+    decide,
+    record_verdict,
+    undo,
+)
 
 BULK_VERDICTS = {
     ReviewBatch.Action.KEEP: Verdict.KEEP,
@@ -54,27 +65,42 @@ def bulk_verdict(
     `confirmed`."""
     if action not in BULK_VERDICTS:
         raise ReviewError(f"unknown bulk verdict {action!r}")
-    items = _items(cycle, ranks)
+    versions = {i.pk: i.version for i in _items(cycle, ranks)}
+    # The items, then their reflections, locked in one statement each, as a single verdict
+    # locks its item, then its reflection.
+    items = list(
+        ReviewItem.objects.select_for_update(of=("self",))
+        .select_related("cycle")
+        .filter(pk__in=versions)
+        .order_by("rank")
+    )
     foreign = [i.rank for i in items if i.reviewer_id != user.pk]
     if foreign:
         raise ReviewError(f"{_ranks(foreign)} are assigned to another reviewer; nothing recorded")
+    reflections = Reflection.objects.select_for_update().in_bulk([i.reflection_id for i in items])
+    for item in items:
+        item.reflection = reflections[item.reflection_id]  # as locked: what the guard reads
+        try:
+            check_can_act(item, user, versions[item.pk])
+            check_not_quarantined(item.reflection)
+        except ReviewError as error:
+            raise ReviewError(f"#{item.rank}: {error}; nothing recorded") from None
     verdict = BULK_VERDICTS[action]
+    original, warnings = None, {}
     if verdict == Verdict.DUPLICATE:
         if duplicate_of is None:
             raise ReviewError("name the original the selected items duplicate")
         items = [i for i in items if i.reflection_id != duplicate_of]  # not itself
         if not items:
             raise ReviewError("the only item selected is the original itself")
-    if verdict == Verdict.DUPLICATE and not confirmed:
+        try:
+            original = check_original(items[0], items[0].reflection, duplicate_of)
+        except ReviewError as error:
+            raise ReviewError(f"{error}; nothing recorded") from None
+        warnings = guard_warnings_of(items, original)
         # Every item's warnings at once, so one confirmation covers the batch.
-        original = Reflection.objects.filter(pk=duplicate_of).first()
-        asked = [
-            f"#{i.rank}: {w}"
-            for i in items
-            if original is not None
-            for w in guard_warnings(i, original)
-        ]
-        if asked:
+        asked = [f"#{i.rank}: {w}" for i in items for w in warnings[i.pk]]
+        if asked and not confirmed:
             raise NeedsConfirmation(asked)
     batch = ReviewBatch.objects.create(
         cycle=cycle,
@@ -82,25 +108,58 @@ def bulk_verdict(
         duplicate_of_id=duplicate_of if verdict == Verdict.DUPLICATE else None,
         actor=user,
         at=timezone.now(),
+        count=len(items),
     )
-    for item in items:
-        try:
-            decide(
-                item_id=item.pk,
-                user=user,
-                verdict=verdict,
-                version=item.version,
-                duplicate_of=duplicate_of,
-                confirmed=confirmed,
-                batch=batch.key,
-            )
-        except NeedsConfirmation as asked:
-            raise NeedsConfirmation([f"#{item.rank}: {w}" for w in asked.warnings]) from None
-        except ReviewError as error:
-            raise ReviewError(f"#{item.rank}: {error}; nothing recorded") from None
-    batch.count = len(items)
-    batch.save(update_fields=["count"])
+    # Each item as a single verdict would record it (record_verdict), stored in two
+    # statements rather than two per item: a hundred items took 0.7 s one by one.
+    recorded = [
+        record_verdict(
+            item,
+            reflections[item.reflection_id],
+            user=user,
+            verdict=verdict,
+            original=original,
+            warnings=warnings.get(item.pk, []),
+            batch=batch.key,
+            now=batch.at,
+        )
+        for item in items
+    ]
+    store_state_changes([moved for _, moved in recorded if moved is not None])
+    _store_verdicts(items)
+    Decision.objects.bulk_create([decision for decision, _ in recorded])
     return batch
+
+
+# What record_verdict changes on an item, besides counting its version up.
+ITEM_VERDICT_FIELDS = (
+    "verdict",
+    "duplicate_of_id",
+    "note",
+    "decided_at",
+    "decided_by_id",
+    "unsure_since",
+    "restored_at",
+    "restored_by_id",
+    "restore_note",
+    "seconds_spent",
+    "state_before",
+    "reason_before",
+)
+
+
+def _store_verdicts(items: list[ReviewItem]) -> None:
+    """Store what record_verdict changed on each item: one UPDATE per distinct set of values
+    (one batch gives every item the same verdict: one or two statements), each item's version
+    counted up in the database. Django's bulk_update writes a CASE per field and item instead:
+    0.7 s of Python for a hundred items."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for item in items:
+        groups[tuple(getattr(item, field) for field in ITEM_VERDICT_FIELDS)].append(item.pk)
+    for values, pks in groups.items():
+        ReviewItem.objects.filter(pk__in=pks).update(
+            **dict(zip(ITEM_VERDICT_FIELDS, values, strict=True)), version=F("version") + 1
+        )
 
 
 @transaction.atomic

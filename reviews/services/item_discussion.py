@@ -12,7 +12,7 @@ from reflections.services.discussion import DiscussionError, Posted, post_commen
 from reviews.models import Decision, ReviewItem
 from reviews.selectors.cycles import can_manage, may_see_item
 from reviews.services.cycles import Conflict, ReviewError
-from reviews.services.verdicts import _check_can_act, _last_change, _lock_item
+from reviews.services.verdicts import _last_change, _lock_item, check_can_act
 
 
 def item_url(item: ReviewItem) -> str:
@@ -44,7 +44,7 @@ def mark_unsure(*, item_id: int, user, version: int, note: str = "") -> ReviewIt
     cycle's manager sees it listed. A note, if given, opens the thread."""
     note = typed(note)
     item = _lock_item(item_id)
-    _check_can_act(item, user, version)
+    check_can_act(item, user, version)
     if item.verdict:
         raise ReviewError(f"#{item.rank} already has a verdict; undo it first to discuss it")
     if item.is_unsure:

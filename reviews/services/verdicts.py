@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from reflections.models import (
     Reflection,
+    ReflectionHistory,
     State,
 )
 from reflections.scanning import typed
@@ -36,7 +37,7 @@ def _lock_item(item_id: int) -> ReviewItem:
     )
 
 
-def _check_can_act(item: ReviewItem, user, version: int) -> None:
+def check_can_act(item: ReviewItem, user, version: int) -> None:
     if not item.cycle.is_open:
         raise ReviewError("this review cycle is closed; its verdicts can no longer change")
     if item.reviewer_id != user.pk:
@@ -66,7 +67,12 @@ def _last_change(item: ReviewItem) -> str:
     return f"{who} reassigned it at {when}"
 
 
-def _check_original(item: ReviewItem, reflection: Reflection, duplicate_of: int | None):
+def check_not_quarantined(reflection: Reflection) -> None:
+    if reflection.state == State.QUARANTINED:
+        raise ReviewError("this reflection was quarantined after the snapshot; an admin handles it")
+
+
+def check_original(item: ReviewItem, reflection: Reflection, duplicate_of: int | None):
     if duplicate_of is None:
         raise ReviewError("a duplicate verdict must name the reflection it duplicates")
     if duplicate_of == reflection.pk:
@@ -105,18 +111,53 @@ def decide(
     if verdict not in Verdict.values:
         raise ReviewError(f"unknown verdict {verdict!r}")
     item = _lock_item(item_id)
-    _check_can_act(item, user, version)
+    check_can_act(item, user, version)
     reflection = Reflection.objects.select_for_update().get(pk=item.reflection_id)
-    if reflection.state == State.QUARANTINED:
-        raise ReviewError("this reflection was quarantined after the snapshot; an admin handles it")
+    check_not_quarantined(reflection)
     original = None
     warnings: list[str] = []
     if verdict == Verdict.DUPLICATE:
-        original = _check_original(item, reflection, duplicate_of)
+        original = check_original(item, reflection, duplicate_of)
         warnings = guard_warnings(item, original)
         if warnings and not confirmed:
             raise NeedsConfirmation(warnings)
-    now = timezone.now()
+    decision, moved = record_verdict(
+        item,
+        reflection,
+        user=user,
+        verdict=verdict,
+        original=original,
+        note=note,
+        shown_at=shown_at,
+        warnings=warnings,
+        batch=batch,
+    )
+    if moved is not None:
+        reflection.store_state_change(moved)
+    item.save()
+    decision.save()
+    return item
+
+
+def record_verdict(
+    item: ReviewItem,
+    reflection: Reflection,
+    *,
+    user,
+    verdict: str,
+    original: Reflection | None,
+    note: str = "",
+    shown_at: datetime | None = None,
+    warnings: list[str] = (),
+    batch: str = "",
+    now: datetime | None = None,
+) -> tuple[Decision, ReflectionHistory | None]:
+    """The verdict's effect on a locked item and its locked reflection, checked by the caller,
+    in memory: the item and the reflection changed, the audit row and the reflection's history
+    row (None when its state stays) returned unsaved, for the caller to store (one verdict at
+    a time, or a hundred in a few statements: reviews.services.bulk, which gives them one
+    `now`)."""
+    now = now or timezone.now()
     if not item.verdict:
         # The first verdict remembers what the review found, so undo can put it back.
         item.state_before, item.reason_before = reflection.state, reflection.deprecated_reason
@@ -128,11 +169,13 @@ def decide(
     if note:
         why += f" — {note}"
     if verdict == Verdict.KEEP:
-        reflection.change_state(
+        moved = reflection.state_change(
             item.state_before, by=user, why=why, deprecated_reason=item.reason_before
         )
     else:
-        reflection.change_state(State.DEPRECATED, by=user, why=why, deprecated_reason=verdict)
+        moved = reflection.state_change(
+            State.DEPRECATED, by=user, why=why, deprecated_reason=verdict
+        )
     spent = effort_seconds(shown_at, now)
     item.verdict, item.duplicate_of, item.note = verdict, original, note
     item.decided_at, item.decided_by = now, user
@@ -141,8 +184,7 @@ def decide(
     item.restored_at, item.restored_by, item.restore_note = None, None, ""
     item.version += 1
     item.seconds_spent += spent
-    item.save()
-    Decision.objects.create(
+    decision = Decision(
         item=item,
         action=Decision.Action.VERDICT,
         verdict=verdict,
@@ -156,14 +198,14 @@ def decide(
         actor=user,
         at=now,
     )
-    return item
+    return decision, moved
 
 
 @transaction.atomic
 def undo(*, item_id: int, user, version: int, batch: str = "") -> ReviewItem:
     """Take the verdict back: the reflection returns to exactly the state it had before."""
     item = _lock_item(item_id)
-    _check_can_act(item, user, version)
+    check_can_act(item, user, version)
     if not item.verdict:
         raise ReviewError(f"#{item.rank} has no verdict to undo")
     if item.is_restored:

@@ -15,6 +15,7 @@ from reflections.models import Reflection, State
 from reflections.services.quarantine import dismiss_finding
 from reflections.services.reflection_import import import_reflections
 from reflections.services.scanning import scan_reflections
+from reviews.services.bulk import bulk_verdict
 from reviews.services.cycles import close_cycle
 from reviews.services.restore import restore_reflection
 from reviews.services.verdicts import decide
@@ -59,6 +60,23 @@ def test_a_verdict_that_deprecates_delivers_a_signed_event(deprecated, receiver)
     assert data["change"]["reason"] == "review 2026Q3: outdated — tool gone"
     assert data["change"]["actor"] == "ana"
     assert headers["webhook-id"] == f"msg_reflection-history-{data['change']['history_id']}"
+
+
+def test_a_bulk_verdict_delivers_one_event_per_deprecated_reflection(
+    receiver, endpoint_for, django_capture_on_commit_callbacks
+):
+    cycle, ana = make_cycle()
+    endpoint_for(receiver, ALL)
+    original = cycle.items.get(rank=1).reflection
+    with django_capture_on_commit_callbacks(execute=True):
+        bulk_verdict(
+            cycle=cycle, user=ana, ranks=[2, 3], action="duplicate",
+            duplicate_of=original.pk, confirmed=True,
+        )  # fmt: skip
+    run_queued()
+    assert receiver.types == ["reflection.deprecated", "reflection.deprecated"]
+    deprecated = {event["data"]["reflection"]["id"] for _, event in receiver.events}
+    assert deprecated == {i.reflection_id for i in cycle.items.filter(rank__in=[2, 3])}
 
 
 def test_a_restore_delivers_a_restored_event(
