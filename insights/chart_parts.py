@@ -1,5 +1,5 @@
-"""The pieces every insights chart is built from: encodings, tooltips, review markers, inline
-data made JSON-safe, and the finishing (title, description, container width)."""
+"""The pieces the insights charts share: encodings on a time axis ticked on Mondays,
+tooltips, the legend's pick of a series, review markers, and inline data made JSON-safe."""
 
 from __future__ import annotations
 
@@ -8,33 +8,27 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.conf import settings
-
 from insights import palette
-from reflexion_site.vega import alt
+from reflexion_site.vega import constant, digest, enc, mark, view
 
 HEIGHT = 280
 # Vega-Lite field names with dots or brackets mean nested access; our columns are plain names.
 _UNSAFE_FIELD = str.maketrans({".": "_", "[": "_", "]": "_"})
 
 
-def finish(chart, title: str, description: str, *, height: int = HEIGHT) -> dict:
-    spec = (
-        chart.properties(
-            title=alt.Title(title, anchor="start"),
-            description=description,
-            width="container",
-            height=height,
-        )
-        .configure_view(stroke=None)
-        .configure_axis(labelFontSize=12, titleFontSize=12)
-        .configure_title(fontSize=14)
-        # Validating against the Vega-Lite schema altair ships costs more than building the
-        # spec (a third of a learning-curves request under load): the tests validate every
-        # chart (CHARTS_VALIDATE), pages in production skip it.
-        .to_dict(validate=settings.CHARTS_VALIDATE)
-    )
-    return spec
+def legend_pick(lines: dict, field: str) -> tuple[dict, list[dict]]:
+    """`lines` with a click on a name in the legend (or on its line) bringing that series
+    forward and fading the others; and the chart's params that say so. Both names come from
+    the content, so a spec stays the same from build to build."""
+    select = {"select": {"type": "point", "fields": [field]}, "bind": "legend"}
+    # The very name altair gave the parameter (its hash of the selection).
+    param = "param_" + digest({"param_type": "selection", "empty": "Undefined", "param": select})
+    # altair hashed its own objects' reprs for the view's name: any name unique in the spec
+    # serves, this one hashes the mark and encoding the same way.
+    name = f"view_{digest({'mark': lines['mark'], 'encoding': lines['encoding']})}_0"
+    opacity = {"condition": {"param": param, **constant(1.0)}, **constant(0.15)}
+    picked = {**lines, "name": name, "encoding": {**lines["encoding"], "opacity": opacity}}
+    return picked, [{"name": param, **select, "views": [name]}]
 
 
 MARKER_SLOTS = 3  # label rows: markers close together take turns, so labels do not overlap
@@ -69,46 +63,46 @@ def marker_layers(
     if not values:
         return []
     x = x_encoding("at", x_type)
-    rule = (
-        alt.Chart(alt.Data(values=values))
-        .mark_rule(color=palette.MARKER, strokeDash=[4, 3], strokeWidth=1.5)
-        .encode(
-            x=x,
-            tooltip=[
-                alt.Tooltip("key:N", title="Marker"),
-                tip("at", x_type, title="Week of"),
-                alt.Tooltip("label:N", title="Review"),
-            ],
-        )
+    rule = view(
+        values,
+        mark("rule", color=palette.MARKER, strokeDash=[4, 3], strokeWidth=1.5),
+        x=x,
+        tooltip=[
+            enc("key:N", title="Marker"),
+            tip("at", x_type, title="Week of"),
+            enc("label:N", title="Review"),
+        ],
     )
     groups: dict[tuple[int, str], list[dict]] = {}
     for i, value in enumerate(values):
         align = "right" if late(value["at"], span) else "left"
         groups.setdefault((i % MARKER_SLOTS, align), []).append(value)
     labels = [
-        alt.Chart(alt.Data(values=group))
-        .mark_text(
-            align=align,
-            baseline="top",
-            dx=3 if align == "left" else -3,
-            dy=2 + slot * MARKER_LINE,
-            color=palette.MARKER,
-            fontSize=12,
-            fontWeight="bold",
-        )
-        .encode(
+        view(
+            group,
+            mark(
+                "text",
+                align=align,
+                baseline="top",
+                dx=3 if align == "left" else -3,
+                dy=2 + slot * MARKER_LINE,
+                color=palette.MARKER,
+                fontSize=12,
+                fontWeight="bold",
+            ),
             x=x,
-            y=alt.value(0),
-            text="key:N",
-            tooltip=[alt.Tooltip("key:N", title="Marker"), alt.Tooltip("label:N", title="Review")],
+            y=constant(0),
+            text=enc("key:N"),
+            tooltip=[enc("key:N", title="Marker"), enc("label:N", title="Review")],
         )
         for (slot, align), group in sorted(groups.items())
     ]
     return [rule, *labels]
 
 
-def utc_day(day: dt.date) -> alt.DateTime:
-    return alt.DateTime(year=day.year, month=day.month, date=day.day, utc=True)
+def utc_day(day: dt.date) -> dict:
+    """A Vega-Lite DateTime: the day at UTC midnight."""
+    return {"year": day.year, "month": day.month, "date": day.day, "utc": True}
 
 
 def date_span(xs: Iterable[Any]) -> tuple[str, str] | None:
@@ -129,13 +123,13 @@ def late(at: Any, span: tuple[str, str] | None) -> bool:
 
 
 def tooltip(x: str, x_type: str, y: str, y_format: str, series: str | None) -> list:
-    tips = [tip(x, x_type), alt.Tooltip(f"{y}:Q", format=y_format)]
+    tips = [tip(x, x_type), enc(f"{y}:Q", format=y_format)]
     if series:
-        tips.insert(0, alt.Tooltip(f"{series}:N"))
+        tips.insert(0, enc(f"{series}:N"))
     return tips
 
 
-def x_encoding(field: str, x_type: str, *, span: tuple[Any, Any] | None = None, **kwargs) -> alt.X:
+def x_encoding(field: str, x_type: str, *, span: tuple[Any, Any] | None = None, **kwargs) -> dict:
     """The x encoding; a temporal one over `span` (first and last ISO day) ticks on Mondays."""
     if x_type == "temporal":
         # Dates arrive as ISO days, which browsers read as UTC midnight: a UTC scale keeps
@@ -143,8 +137,8 @@ def x_encoding(field: str, x_type: str, *, span: tuple[Any, Any] | None = None, 
         axis = monday_axis(*span) if span is not None and "axis" not in kwargs else None
         if axis is not None:
             kwargs["axis"] = axis
-        return alt.X(f"{field}:T", scale=alt.Scale(type="utc"), **kwargs)
-    return alt.X(f"{field}:{short(x_type)}", **kwargs)
+        return enc(f"{field}:T", scale={"type": "utc"}, **kwargs)
+    return enc(f"{field}:{short(x_type)}", **kwargs)
 
 
 TICK_STEPS = (1, 2, 4, 8, 13, 26, 52)  # weeks between ticks: the first that gives ≤ 10 ticks
@@ -161,23 +155,23 @@ def monday_ticks(first: Any, last: Any) -> list[dt.date]:
     return [monday + dt.timedelta(weeks=i) for i in range(0, weeks + 1, step)]
 
 
-def monday_axis(first: Any, last: Any) -> alt.Axis | None:
+def monday_axis(first: Any, last: Any) -> dict | None:
     """An axis ticked on Mondays (None when the span is not made of dates)."""
     try:
         monday_ticks(first, last)
     except ValueError:
         return None
-    return alt.Axis(
-        values=[utc_day(d) for d in monday_ticks(first, last)],
-        format="%Y-%m-%d",  # dates are ISO everywhere (reflexion_site/templatetags/formats.py)
-        labelOverlap=True,
-    )
+    return {
+        "values": [utc_day(d) for d in monday_ticks(first, last)],
+        "format": "%Y-%m-%d",  # dates are ISO everywhere (reflexion_site/templatetags/formats.py)
+        "labelOverlap": True,
+    }
 
 
-def tip(field: str, x_type: str, **kwargs) -> alt.Tooltip:
+def tip(field: str, x_type: str, **kwargs) -> dict:
     if x_type == "temporal":
-        return alt.Tooltip(f"{field}:T", timeUnit="utcyearmonthdate", format="%Y-%m-%d", **kwargs)
-    return alt.Tooltip(f"{field}:{short(x_type)}", **kwargs)
+        return enc(f"{field}:T", timeUnit="utcyearmonthdate", format="%Y-%m-%d", **kwargs)
+    return enc(f"{field}:{short(x_type)}", **kwargs)
 
 
 def describe(kind: str, y_title: str, x_title: str, n: int, series: str | None) -> str:

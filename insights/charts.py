@@ -1,4 +1,4 @@
-"""Vega-Lite specs for the insights pages, built with altair from plain rows.
+"""Vega-Lite specs for the insights pages, built as plain dicts from plain rows.
 
 Every spec carries its data inline (no URL the browser would fetch), a title, axis titles and
 a description that becomes the chart's accessible description, and fills its container's
@@ -17,8 +17,8 @@ from insights.chart_parts import (
     HEIGHT,
     date_span,
     describe,
-    finish,
     fitted_domain,
+    legend_pick,
     marker_layers,
     monday_axis,
     plain,
@@ -27,20 +27,31 @@ from insights.chart_parts import (
     utc_day,
     x_encoding,
 )
-from reflexion_site.vega import alt
+from reflexion_site.vega import constant, enc, end, finish, layered, mark, view
 
 # A legend people can read: names at the page's small-text size, a thick swatch of each line.
-LEGEND = alt.Legend(
-    orient="bottom",
-    columns=4,
-    labelFontSize=13,
-    labelLimit=220,
-    symbolType="stroke",
-    symbolStrokeWidth=4,
-    symbolSize=320,
-    columnPadding=18,
-    rowPadding=6,
-)
+LEGEND = {
+    "orient": "bottom",
+    "columns": 4,
+    "labelFontSize": 13,
+    "labelLimit": 220,
+    "symbolType": "stroke",
+    "symbolStrokeWidth": 4,
+    "symbolSize": 320,
+    "columnPadding": 18,
+    "rowPadding": 6,
+}
+
+
+def series_color(
+    series: str, values: list[dict], order: Sequence[str] | None, *, legend: dict
+) -> dict:
+    """A colour per series name, as the palette pins them, listed in `order` when given."""
+    color = enc(f"{series}:N", title=None, legend=legend)
+    if order:
+        color["sort"] = list(order)
+    names = palette.ordered_names(values, series, order)
+    return {**color, "scale": palette.scale(names, order or ())}
 
 
 def line_chart(
@@ -67,45 +78,31 @@ def line_chart(
     values = plain(rows)
     if y_domain is None and str(y_format).endswith("%"):
         y_domain = fitted_domain(row.get(y) for row in values)
-    # Several lines: a click on a name in the legend (or on its line) brings that series
-    # forward and fades the others; another click, or a click elsewhere, shows all again.
-    picked = alt.selection_point(fields=[series], bind="legend") if series else None
     color = (
-        alt.Color(
-            f"{series}:N",
-            title=None,
-            legend=LEGEND,
-            sort=list(series_order) if series_order else alt.Undefined,
-            scale=palette.scale(
-                palette.ordered_names(values, series, series_order), series_order or ()
-            ),
-        )
+        series_color(series, values, series_order, legend=LEGEND)
         if series
-        else alt.value(palette.meaning_of(y_title) or palette.meaning_of(y) or palette.NEUTRAL)
+        else constant(palette.meaning_of(y_title) or palette.meaning_of(y) or palette.NEUTRAL)
     )
     span = date_span([row.get(x) for row in values]) if x_type == "temporal" else None
-    lines = (
-        alt.Chart(alt.Data(values=values))
-        .mark_line(point=points, strokeWidth=2)
-        .encode(
-            x=x_encoding(x, x_type, title=x_title, span=span),
-            y=alt.Y(
-                f"{y}:Q",
-                title=y_title,
-                axis=alt.Axis(format=y_format),
-                scale=(alt.Scale(domain=list(y_domain), zero=False) if y_domain else alt.Undefined),
-            ),
-            color=color,
-            tooltip=tooltip(x, x_type, y, y_format, series),
-        )
+    y_axis = enc(f"{y}:Q", title=y_title, axis={"format": y_format})
+    if y_domain:
+        y_axis["scale"] = {"domain": list(y_domain), "zero": False}
+    lines = view(
+        values,
+        mark("line", point=points, strokeWidth=2),
+        x=x_encoding(x, x_type, title=x_title, span=span),
+        y=y_axis,
+        color=color,
+        tooltip=tooltip(x, x_type, y, y_format, series),
     )
-    if picked is not None:
-        lines = lines.add_params(picked).encode(
-            opacity=alt.condition(picked, alt.value(1.0), alt.value(0.15))
-        )
+    params = None
+    if series:
+        # Several lines: a click on a name in the legend (or on its line) brings that series
+        # forward and fades the others; another click, or a click elsewhere, shows all again.
+        lines, params = legend_pick(lines, series)
     layers = [lines, *marker_layers(markers or (), x_type, span)]
     return finish(
-        alt.layer(*layers),
+        layered(*layers, params=params),
         title,
         description or describe("Line chart", y_title, x_title, len(values), series),
         height=height,
@@ -132,33 +129,25 @@ def bar_chart(
     values = plain(rows)
     encoding: dict[str, Any] = {
         "x": x_encoding(x, x_type, title=x_title, sort=None),
-        "y": alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format)),
+        "y": enc(f"{y}:Q", title=y_title, axis={"format": y_format}),
         "tooltip": tooltip(x, x_type, y, y_format, series),
     }
     if horizontal:
-        encoding["x"] = alt.X(f"{y}:Q", title=y_title, axis=alt.Axis(format=y_format, tickCount=8))
-        encoding["y"] = alt.Y(
-            f"{x}:{short(x_type)}", title=x_title, sort=None, axis=alt.Axis(labelLimit=320)
+        encoding["x"] = enc(f"{y}:Q", title=y_title, axis={"format": y_format, "tickCount": 8})
+        encoding["y"] = enc(
+            f"{x}:{short(x_type)}", title=x_title, sort=None, axis={"labelLimit": 320}
         )
     if series:
-        encoding["color"] = alt.Color(
-            f"{series}:N",
-            title=None,
-            legend=alt.Legend(orient="bottom"),
-            scale=palette.scale(palette.ordered_names(values, series, None)),
-        )
-        encoding["yOffset" if horizontal else "xOffset"] = (
-            alt.YOffset(f"{series}:N") if horizontal else alt.XOffset(f"{series}:N")
-        )
+        encoding["color"] = series_color(series, values, None, legend={"orient": "bottom"})
+        encoding["yOffset" if horizontal else "xOffset"] = enc(f"{series}:N")
     elif any(palette.meaning_of(row.get(x, "")) for row in values):
         # Categories that are outcomes (post-failure, post-success) wear their colours.
         names = palette.ordered_names(values, x, None)
-        encoding["color"] = alt.Color(f"{x}:N", legend=None, scale=palette.scale(names))
+        encoding["color"] = enc(f"{x}:N", legend=None, scale=palette.scale(names))
     else:
-        encoding["color"] = alt.value(palette.NEUTRAL)
-    chart = alt.Chart(alt.Data(values=values)).mark_bar().encode(**encoding)
+        encoding["color"] = constant(palette.NEUTRAL)
     return finish(
-        chart,
+        view(values, mark("bar"), **encoding),
         title,
         description or describe("Bar chart", y_title, x_title, len(values), series),
         height=height,
@@ -191,51 +180,33 @@ def weekly_bar_chart(
         }
         for row in rows
     )
-    scale = alt.Scale(type="utc")
+    scale: dict[str, Any] = {"type": "utc"}
     if x_domain:
         # domainMin/Max, not domain: with x2 on the same scale a domain conflicts.
-        scale = alt.Scale(
-            type="utc",
-            domainMin=utc_day(x_domain[0]),
-            domainMax=utc_day(x_domain[1] + dt.timedelta(days=7)),
-        )
+        scale["domainMin"] = utc_day(x_domain[0])
+        scale["domainMax"] = utc_day(x_domain[1] + dt.timedelta(days=7))
     span = (
         (x_domain[0], x_domain[1] + dt.timedelta(days=7))
         if x_domain
         else date_span([row.get(x) for row in values])
     )
+    x_axis = enc(f"{x}:T", title=x_title, scale=scale)
+    if axis := monday_axis(*span) if span else None:
+        x_axis["axis"] = axis
     encoding: dict[str, Any] = {
-        "x": alt.X(
-            f"{x}:T",
-            title=x_title,
-            scale=scale,
-            axis=(monday_axis(*span) if span else None) or alt.Undefined,
-        ),
-        "x2": alt.X2("week_end:T"),
-        "y": alt.Y(f"sum({y}):Q", title=y_title, axis=alt.Axis(format=y_format)),
+        "x": x_axis,
+        "x2": end("week_end"),
+        "y": {"aggregate": "sum", **enc(f"{y}:Q", title=y_title, axis={"format": y_format})},
         "tooltip": tooltip(x, "temporal", y, y_format, series),
     }
     if series:
-        encoding["color"] = alt.Color(
-            f"{series}:N",
-            title=None,
-            legend=alt.Legend(orient="bottom"),
-            sort=list(series_order) if series_order else alt.Undefined,
-            scale=palette.scale(
-                palette.ordered_names(values, series, series_order), series_order or ()
-            ),
-        )
+        encoding["color"] = series_color(series, values, series_order, legend={"orient": "bottom"})
         # The first of series_order sits on the axis (Vega-Lite stacks by color name otherwise).
-        encoding["order"] = alt.Order("stack_rank:Q", sort="ascending")
+        encoding["order"] = enc("stack_rank:Q", sort="ascending")
     else:
-        encoding["color"] = alt.value(palette.NEUTRAL)
-    chart = (
-        alt.Chart(alt.Data(values=values))
-        .mark_bar(stroke="white", strokeWidth=0.5)
-        .encode(**encoding)
-    )
+        encoding["color"] = constant(palette.NEUTRAL)
     return finish(
-        chart,
+        view(values, mark("bar", stroke="white", strokeWidth=0.5), **encoding),
         title,
         description or describe("Stacked bar chart", y_title, x_title, len(values), series),
         height=height,
@@ -263,36 +234,44 @@ def interval_chart(
     values = plain(rows)
     order = [row[label] for row in values]
     # The labels say what a row is; an axis title beside 300 px of labels would sit on them.
-    y = alt.Y(f"{label}:N", title=None, sort=order, axis=alt.Axis(labelLimit=360))
-    base = alt.Chart(alt.Data(values=values))
+    y = enc(f"{label}:N", title=None, sort=order, axis={"labelLimit": 360})
     tips = [
-        alt.Tooltip(f"{label}:N"),
-        alt.Tooltip(f"{value}:Q", format=value_format),
-        alt.Tooltip(f"{low}:Q", format=value_format),
-        alt.Tooltip(f"{high}:Q", format=value_format),
+        enc(f"{label}:N"),
+        enc(f"{value}:Q", format=value_format),
+        enc(f"{low}:Q", format=value_format),
+        enc(f"{high}:Q", format=value_format),
     ]
-    link = {"href": alt.Href(f"{href}:N")} if href else {}
+    link = {"href": enc(f"{href}:N")} if href else {}
     cursor = {"cursor": "pointer"} if href else {}
-    bars = base.mark_rule(strokeWidth=3, color=palette.NEUTRAL_LIGHT, **cursor).encode(
-        x=alt.X(f"{low}:Q", title=value_title, axis=alt.Axis(format=value_format, tickCount=8)),
-        x2=alt.X2(f"{high}:Q"),
+    bars = view(
+        values,
+        mark("rule", strokeWidth=3, color=palette.NEUTRAL_LIGHT, **cursor),
+        x=enc(f"{low}:Q", title=value_title, axis={"format": value_format, "tickCount": 8}),
+        x2=end(high),
         y=y,
         tooltip=tips,
         **link,
     )
-    points = base.mark_point(filled=True, size=60, color=palette.NEUTRAL, **cursor).encode(
-        x=alt.X(f"{value}:Q"), y=y, tooltip=tips, **link
+    points = view(
+        values,
+        mark("point", filled=True, size=60, color=palette.NEUTRAL, **cursor),
+        x=enc(f"{value}:Q"),
+        y=y,
+        tooltip=tips,
+        **link,
     )
     layers = [bars, points]
     if reference is not None:
         layers.append(
-            alt.Chart(alt.Data(values=[{"reference": reference}]))
-            .mark_rule(color=palette.REFERENCE, strokeDash=[4, 3])
-            .encode(x="reference:Q")
+            view(
+                [{"reference": reference}],
+                mark("rule", color=palette.REFERENCE, strokeDash=[4, 3]),
+                x=enc("reference:Q"),
+            )
         )
     height = max(120, 22 * len(values))
     return finish(
-        alt.layer(*layers),
+        layered(*layers),
         title,
         description
         or f"Dot plot of {value_title.lower()} with 95 % intervals per {label_title.lower()}, "
@@ -318,36 +297,43 @@ def heatmap(
     values = plain(rows)
     ys = sorted({row[y] for row in values})
     xs = sorted({row[x] for row in values})
-    base = alt.Chart(alt.Data(values=values)).encode(
-        x=alt.X(f"{x}:N", title=x_title, sort=xs, axis=alt.Axis(labelAngle=0, orient="top")),
-        y=alt.Y(f"{y}:N", title=y_title, sort=ys),
-    )
+    place = {
+        "x": enc(f"{x}:N", title=x_title, sort=xs, axis={"labelAngle": 0, "orient": "top"}),
+        "y": enc(f"{y}:N", title=y_title, sort=ys),
+    }
     tips = [
-        alt.Tooltip(f"{y}:N", title=y_title),
-        alt.Tooltip(f"{x}:N", title=x_title),
-        alt.Tooltip(f"{value}:Q", title=value_title, format=value_format),
+        enc(f"{y}:N", title=y_title),
+        enc(f"{x}:N", title=x_title),
+        enc(f"{value}:Q", title=value_title, format=value_format),
     ]
-    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(
+    cells = view(
+        values,
+        mark("rect", stroke="white", strokeWidth=1),
+        **place,
+        color=enc(
             f"{value}:Q",
             title=value_title,
-            scale=alt.Scale(scheme="blues", type="symlog"),
-            legend=alt.Legend(orient="right", format=value_format),
+            scale={"scheme": "blues", "type": "symlog"},
+            legend={"orient": "right", "format": value_format},
         ),
         tooltip=tips,
     )
     # Dark text on light cells, light on dark: the threshold is half the largest count.
     top = max((row[value] or 0 for row in values), default=0)
-    text = base.mark_text(fontSize=12).encode(
-        text=alt.Text(f"{value}:Q", format=value_format),
-        color=alt.condition(
-            alt.datum[value] > (top * 0.3 if top else 0), alt.value("white"), alt.value(palette.FIT)
-        ),
+    threshold = top * 0.3 if top else 0
+    # The test as altair's expression wrote it: the field quoted and the threshold by repr.
+    dark = f"(datum[{value!r}] > {threshold!r})"
+    text = view(
+        values,
+        mark("text", fontSize=12),
+        **place,
+        text=enc(f"{value}:Q", format=value_format),
+        color={"condition": {"test": dark, **constant("white")}, **constant(palette.FIT)},
         tooltip=tips,
     )
     height = max(120, 36 * len(ys))
     return finish(
-        alt.layer(cells, text),
+        layered(cells, text),
         title,
         description
         or f"Heat map of {value_title.lower()} by {y_title.lower()} and {x_title.lower()}, "

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reflexion_site.vega import alt
-
 FAILURE = "#c0392b"
 PARTIAL = "#d99a1e"
 SUCCESS = "#2e8b57"
@@ -112,7 +110,7 @@ def ordered_names(values: Iterable[dict], field: str, order: Sequence[str] | Non
     return first + sorted(seen - set(first))
 
 
-def scale(names: Sequence[str], order: Sequence[str] = ()) -> alt.Scale:
-    """An altair colour scale that pins each name to its colour."""
+def scale(names: Sequence[str], order: Sequence[str] = ()) -> dict:
+    """A Vega-Lite colour scale that pins each name to its colour."""
     colors = colors_for(names, order)
-    return alt.Scale(domain=list(colors), range=list(colors.values()))
+    return {"domain": list(colors), "range": list(colors.values())}

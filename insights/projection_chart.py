@@ -7,10 +7,10 @@ import datetime as dt
 from collections.abc import Sequence
 
 from insights import palette
-from insights.chart_parts import finish, plain, tip, x_encoding
+from insights.chart_parts import HEIGHT, plain, tip, x_encoding
 from insights.projection import Projection, Refusal
 from reflexion_site.templatetags.formats import percent
-from reflexion_site.vega import alt
+from reflexion_site.vega import constant, enc, end, finish, layered, mark, view
 
 
 def projection_chart(
@@ -31,22 +31,17 @@ def projection_chart(
         {"week": week, "rate": rate, "kind": "Observed weekly success"}
         for week, rate in zip(weeks, rates, strict=True)
     ]
-    y_axis = alt.Y(
-        "rate:Q", title="Success rate", axis=alt.Axis(format=".0%"), scale=alt.Scale(domain=[0, 1])
+    observed = view(
+        plain(points),
+        mark("point", filled=True, size=40, color=palette.SUCCESS),
+        x=x_encoding("week", "temporal", title="Week (ISO, Monday start, UTC)", span=span),
+        y=enc("rate:Q", title="Success rate", axis={"format": ".0%"}, scale={"domain": [0, 1]}),
+        tooltip=[
+            tip("week", "temporal", title="Week of"),
+            enc("rate:Q", title="Success", format=".1%"),
+        ],
     )
-    observed = (
-        alt.Chart(alt.Data(values=plain(points)))
-        .mark_point(filled=True, size=40, color=palette.SUCCESS)
-        .encode(
-            x=x_encoding("week", "temporal", title="Week (ISO, Monday start, UTC)", span=span),
-            y=y_axis,
-            tooltip=[
-                tip("week", "temporal", title="Week of"),
-                alt.Tooltip("rate:Q", title="Success", format=".1%"),
-            ],
-        )
-    )
-    layers: list[alt.Chart] = []
+    layers: list[dict] = []
     if isinstance(fit, Projection) and first is not None:
 
         def day(t: float) -> dt.date:
@@ -67,45 +62,66 @@ def projection_chart(
         curve.append({"week": day(fit.observed_until), "rate": last, "part": "Fitted curve"})
         curve.sort(key=lambda row: (row["part"], row["week"]))
         layers.append(
-            alt.Chart(alt.Data(values=plain(band)))
-            .mark_area(color=palette.BAND, opacity=0.35, description="95 % band of the curve")
-            .encode(x=x_encoding("week", "temporal"), y="low:Q", y2="high:Q")
+            view(
+                plain(band),
+                mark(
+                    "area", color=palette.BAND, opacity=0.35, description="95 % band of the curve"
+                ),
+                x=x_encoding("week", "temporal"),
+                y=enc("low:Q"),
+                y2=end("high"),
+            )
         )
         layers.append(
-            alt.Chart(alt.Data(values=plain(curve)))
-            .mark_line(color=palette.FIT, strokeWidth=2, description="Fitted curve")
-            .encode(
+            view(
+                plain(curve),
+                mark("line", color=palette.FIT, strokeWidth=2, description="Fitted curve"),
                 x=x_encoding("week", "temporal"),
-                y="rate:Q",
-                detail="part:N",
-                strokeDash=alt.StrokeDash(
+                y=enc("rate:Q"),
+                detail=enc("part:N"),
+                strokeDash=enc(
                     "part:N",
                     title=None,
-                    legend=alt.Legend(orient="bottom"),
-                    scale=alt.Scale(
-                        domain=["Fitted curve", "Projected ahead"], range=[[1, 0], [6, 4]]
-                    ),
+                    legend={"orient": "bottom"},
+                    scale={
+                        "domain": ["Fitted curve", "Projected ahead"],
+                        "range": [[1, 0], [6, 4]],
+                    },
                 ),
             )
         )
         layers.append(
-            alt.Chart(alt.Data(values=plain([{"week": day(fit.observed_until)}])))
-            .mark_rule(color=palette.REFERENCE, strokeDash=[2, 2], aria=False)
-            .encode(x=x_encoding("week", "temporal"))
+            view(
+                plain([{"week": day(fit.observed_until)}]),
+                mark("rule", color=palette.REFERENCE, strokeDash=[2, 2], aria=False),
+                x=x_encoding("week", "temporal"),
+            )
         )
         a = fit.asymptote
         layers.append(
-            alt.Chart(alt.Data(values=[{"rate": a.value}]))
-            .mark_rule(color=palette.REFERENCE, strokeDash=[6, 4], aria=False)
-            .encode(y="rate:Q")
+            view(
+                [{"rate": a.value}],
+                mark("rule", color=palette.REFERENCE, strokeDash=[6, 4], aria=False),
+                y=enc("rate:Q"),
+            )
         )
         label = f"Asymptote A = {percent(a.value)}"
         layers.append(
-            alt.Chart(alt.Data(values=[{"rate": a.value, "label": label}]))
-            .mark_text(
-                align="left", baseline="bottom", dx=4, dy=-4, color=palette.REFERENCE, aria=False
+            view(
+                [{"rate": a.value, "label": label}],
+                mark(
+                    "text",
+                    align="left",
+                    baseline="bottom",
+                    dx=4,
+                    dy=-4,
+                    color=palette.REFERENCE,
+                    aria=False,
+                ),
+                y=enc("rate:Q"),
+                x=constant(0),
+                text=enc("label:N"),
             )
-            .encode(y="rate:Q", x=alt.value(0), text="label:N")
         )
         h = fit.half_life_months
         ahead = day(fit.curve[-1][0])
@@ -118,4 +134,4 @@ def projection_chart(
     else:
         why = f" No projection: {fit.reason}" if isinstance(fit, Refusal) else ""
         description = f"Weekly task success over {len(points)} weeks.{why}"
-    return finish(alt.layer(*layers, observed), title, description)
+    return finish(layered(*layers, observed), title, description, height=HEIGHT)

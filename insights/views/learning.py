@@ -154,7 +154,7 @@ def _beside(request: HttpRequest, departments: list, department):
 
 def _beside_chart(curves: selectors.LearningCurves, department, beside) -> dict:
     """Two departments' weekly success rates on one chart (a run and its baseline, say)."""
-    from insights import charts  # altair on first use (reflexion_site/vega.py)
+    from insights import charts
 
     rows = [
         {"week": w.week, "department": d.name, "rate": w.success_rate}
@@ -194,7 +194,7 @@ def _deprecation_markers(markers: list[selectors.Marker]) -> list[dict]:
 
 
 def _learning_charts(curves: selectors.LearningCurves, shown: list, scope: str) -> dict:
-    from insights import charts  # altair on first use (reflexion_site/vega.py)
+    from insights import charts
     from insights.chart_parts import marker_key
 
     markers = _deprecation_markers(curves.markers)

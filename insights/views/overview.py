@@ -59,7 +59,7 @@ def overview(request: HttpRequest) -> HttpResponse:
 
 def _overview_chart(data: selectors.Overview) -> dict | None:
     """Weekly success per department over the sparklines' weeks, from the same series."""
-    from insights import charts  # altair on first use (reflexion_site/vega.py)
+    from insights import charts
 
     departments = [r for r in data.rows if r.slug]
     if not departments:

@@ -45,7 +45,7 @@ class DepartmentForm(forms.Form):
 @reads_replica  # a summary: the read replica may serve it
 def projection_page(request: HttpRequest) -> HttpResponse:
     from insights.projection_chart import (
-        projection_chart,  # altair on first use (reflexion_site/vega.py)
+        projection_chart,
     )
 
     require_any_role(request.user, PROJECTION_ROLES)

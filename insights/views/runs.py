@@ -36,7 +36,7 @@ def _chosen(request: HttpRequest, name: str, found: list):
 @login_required
 @require_GET
 def runs_page(request: HttpRequest) -> HttpResponse:
-    from insights import charts  # altair on first use (reflexion_site/vega.py)
+    from insights import charts
 
     departments = departments_for(request)
     found = selectors.runs([d.pk for d in departments])

@@ -110,7 +110,7 @@ LIFT_LABEL = 60  # characters of a reflection's title on the lift chart's axis
 
 
 def _usefulness_charts(report: selectors.UsefulnessReport, scope: str) -> dict:
-    from insights import charts  # altair on first use (reflexion_site/vega.py)
+    from insights import charts
 
     u = report.usefulness
     sides = [s for s in (u.post_failure, u.post_success) if s.per_reflection is not None]

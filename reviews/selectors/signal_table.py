@@ -116,14 +116,14 @@ class Distribution:
 
     @property
     def bins(self) -> list[tuple[float, float, int, int]]:
-        from reviews.charts import histogram  # altair, on first use (reflexion_site/vega.py)
+        from reviews.charts import histogram
 
         return histogram(self.scores, self.cut)
 
 
 def score_distributions(cycle: ReviewCycle, items) -> list[Distribution]:
     """Each signal's score distribution over `items` (those the user may see)."""
-    from reviews.charts import score_distribution  # altair, on first use
+    from reviews.charts import score_distribution
 
     scored = _scored(cycle)
     rows = [scored[item.pk]["scores"] for item in items if item.pk in scored]

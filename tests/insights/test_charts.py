@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import altair as alt
 import pytest
@@ -355,3 +359,38 @@ def test_marker_labels_close_together_take_turns_and_late_ones_read_leftwards():
     assert placed["m1"][0] == placed["m2"][0] == "left"
     assert placed["m1"][1] != placed["m2"][1]  # stacked, not overlapping
     assert placed["m11"][0] == "right"
+
+
+BUILD_UNVALIDATED = """
+import json, sys
+import django
+django.setup()
+from insights.charts import line_chart
+from insights.projection_chart import projection_chart
+from reviews.charts import score_distribution
+import datetime as dt
+weeks = [dt.date(2026, 1, 5) + dt.timedelta(days=7 * i) for i in range(3)]
+line_chart([{"week": w, "rate": 0.5, "d": "sales"} for w in weeks], x="week", y="rate",
+           series="d", title="T", x_title="W", y_title="R",
+           markers=[{"at": weeks[1], "label": "m"}])
+projection_chart(weeks, [0.5, 0.6, 0.7], None)
+score_distribution("echo", [0.2, 0.8], 0.5)
+print(json.dumps([name for name in ("altair", "jsonschema") if name in sys.modules]))
+"""
+
+
+def test_charts_built_unvalidated_import_neither_altair_nor_jsonschema():
+    """Pages build the specs as plain dicts: altair (~26 MiB a web worker kept after its first
+    chart page) is imported only to validate them, in tests."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "reflexion_site.settings"}
+    env.pop("CHARTS_VALIDATE", None)
+    out = subprocess.run(  # noqa: S603 (the running interpreter, a fixed probe)
+        [sys.executable, "-c", BUILD_UNVALIDATED],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == []
