@@ -1,6 +1,7 @@
 """App config for the memory."""
 
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class ReflectionsConfig(AppConfig):
@@ -11,3 +12,13 @@ class ReflectionsConfig(AppConfig):
         from reflections import receivers
 
         receivers.connect()
+        post_migrate.connect(_new_release, sender=self, dispatch_uid="figures_of_a_new_release")
+
+
+def _new_release(sender, using, **kwargs) -> None:
+    """Every release runs `migrate` (docs/operations.md): the figures cached under the data's
+    version were computed by the code before it, so they go (a changed computation would
+    otherwise be served until the next import; seen with the projection's scope)."""
+    from reflections.caching import EVENTS, MEMORY, bump_data_version
+
+    bump_data_version(MEMORY, EVENTS)

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from insights.projection import saturating
 from insights.selectors.projection import weekly_success
-from reflections.models import TaskRun
+from reflections.models import ReflexionRun, TaskRun
 from reflections.services.task_rollup import refresh_task_outcome_days
 from tests.factories import AgentFactory, DepartmentFactory, UserFactory
 
@@ -216,6 +216,31 @@ def test_the_department_filter_fits_one_department(client, url, sales, finance):
     selected = only_finance.select_one("select#id_department option[selected]")
     assert selected["value"] == "finance"
     assert selected.get_text() == "Finance"  # names, not slugs
+
+
+@pytest.mark.django_db
+def test_all_departments_leave_out_imported_reflexion_runs_which_can_be_fitted_alone(
+    client, url, sales
+):
+    # A benchmark run dated from the paper's week, its first trials failing, is not the
+    # agents' learning: pooled, it bent the demo's fit out of the range of a rate.
+    run = DepartmentFactory(slug="humaneval", name="HumanEval")
+    add_weeks(sales, planted())
+    add_weeks(run, [0.05] * 3)
+    agent = run.agents.get()
+    ReflexionRun.objects.create(
+        label="humaneval._reflexion_5_gpt-4.jsonl", slug="humaneval-gpt-4", kind="programming",
+        benchmark="humaneval", strategy="reflexion", department=run, agent=agent,
+        started_at=datetime(2023, 3, 20, tzinfo=UTC), trial_days=7, problems=3, reflections=2,
+        content_hash="x", imported_at=datetime(2026, 11, 1, tzinfo=UTC),
+    )  # fmt: skip
+    sign_in(client, "manager")
+
+    pooled = soup_of(client.get(url))
+    assert len(pooled.select("table.projection-weeks tbody tr")) == 20
+    assert "Reflexion runs apart" in pooled.select_one("#scope").get_text()
+    alone = soup_of(get(client, url, department="humaneval"))
+    assert len(alone.select("table.projection-weeks tbody tr")) == 3
 
 
 @pytest.mark.django_db
