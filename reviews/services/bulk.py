@@ -37,12 +37,15 @@ def _ranks(ranks) -> str:
     return ", ".join(f"#{r}" for r in sorted(ranks))
 
 
-def _items(cycle: ReviewCycle, ranks: list[int]) -> list[ReviewItem]:
+def _items(cycle: ReviewCycle, ranks: list[int], *, lock: bool = False) -> list[ReviewItem]:
     if not cycle.is_open:
         raise ReviewError("this review cycle is closed; its verdicts can no longer change")
     if not ranks:
         raise ReviewError("no items selected")
-    items = list(cycle.items.filter(rank__in=ranks).order_by("rank"))
+    items = cycle.items.filter(rank__in=ranks).order_by("rank")
+    if lock:
+        items = items.select_for_update(of=("self",)).select_related("cycle")
+    items = list(items)
     missing = set(ranks) - {i.rank for i in items}
     if missing:
         raise ReviewError(f"no items {_ranks(missing)} in this cycle")
@@ -65,15 +68,9 @@ def bulk_verdict(
     `confirmed`."""
     if action not in BULK_VERDICTS:
         raise ReviewError(f"unknown bulk verdict {action!r}")
-    versions = {i.pk: i.version for i in _items(cycle, ranks)}
     # The items, then their reflections, locked in one statement each, as a single verdict
     # locks its item, then its reflection.
-    items = list(
-        ReviewItem.objects.select_for_update(of=("self",))
-        .select_related("cycle")
-        .filter(pk__in=versions)
-        .order_by("rank")
-    )
+    items = _items(cycle, ranks, lock=True)
     foreign = [i.rank for i in items if i.reviewer_id != user.pk]
     if foreign:
         raise ReviewError(f"{_ranks(foreign)} are assigned to another reviewer; nothing recorded")
@@ -81,7 +78,7 @@ def bulk_verdict(
     for item in items:
         item.reflection = reflections[item.reflection_id]  # as locked: what the guard reads
         try:
-            check_can_act(item, user, versions[item.pk])
+            check_can_act(item, user, item.version)  # the cycle open, the item theirs
             check_not_quarantined(item.reflection)
         except ReviewError as error:
             raise ReviewError(f"#{item.rank}: {error}; nothing recorded") from None
