@@ -265,6 +265,8 @@ def test_the_fit_and_its_intervals_are_scipys_curve_fit(a, gain, h, tasks, seed)
         return float(np.sum((saturating(t, *params) - s) ** 2 / sigma**2))
 
     assert cost([e.value for e in found]) <= cost(expected) * (1 + 1e-9)
+    if cost([e.value for e in found]) < cost(expected) * (1 - 1e-6):
+        return  # SciPy stopped in another, worse basin (A = -93.5 once): nothing to compare
     for estimate, value, error in zip(found, expected, np.sqrt(np.diag(cov)), strict=True):
         assert estimate.value == pytest.approx(value, rel=2e-3, abs=1e-6)
         assert estimate.stderr == pytest.approx(error, rel=1e-2)
