@@ -27,6 +27,7 @@ from reviews.services.verdicts import (
     undo,
 )
 
+TEXTS = ("original_text", "body", "sections")
 BULK_VERDICTS = {
     ReviewBatch.Action.KEEP: Verdict.KEEP,
     ReviewBatch.Action.DUPLICATE: Verdict.DUPLICATE,
@@ -74,7 +75,11 @@ def bulk_verdict(
     foreign = [i.rank for i in items if i.reviewer_id != user.pk]
     if foreign:
         raise ReviewError(f"{_ranks(foreign)} are assigned to another reviewer; nothing recorded")
-    reflections = Reflection.objects.select_for_update().in_bulk([i.reflection_id for i in items])
+    reflections = (
+        Reflection.objects.select_for_update()
+        .defer(*TEXTS)  # a verdict reads a reflection's state and path, never its text
+        .in_bulk([i.reflection_id for i in items])
+    )
     for item in items:
         item.reflection = reflections[item.reflection_id]  # as locked: what the guard reads
         try:
