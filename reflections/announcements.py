@@ -24,8 +24,15 @@ def announce_state_changes(history: QuerySet[ReflectionHistory]) -> None:
 
 def announce_history_row(row: ReflectionHistory) -> None:
     """One row a person's action wrote (a verdict, a restore, a quarantine, a release)."""
-    if row.to_state and row.to_state != row.from_state:
-        announce_state_changes(ReflectionHistory.objects.filter(pk=row.pk))
+    announce_history_rows([row])
+
+
+def announce_history_rows(rows: list[ReflectionHistory]) -> None:
+    """Saved rows a person's action wrote, one or a batch's (reflections.services.state_changes):
+    those that moved a reflection to another state (a reason changed alone is no change)."""
+    moved = [row.pk for row in rows if row.to_state and row.to_state != row.from_state]
+    if moved:
+        announce_state_changes(ReflectionHistory.objects.filter(pk__in=moved))
 
 
 def announce_history_since(watermark: int) -> None:

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from django.utils import timezone
 
-from reflections.announcements import announce_state_changes
+from reflections.announcements import announce_history_rows
 from reflections.models import Reflection, ReflectionHistory
 from reflections.services.active_set import refresh_active_set
 
@@ -30,6 +30,4 @@ def store_state_changes(rows: list[ReflectionHistory]) -> None:
     # After the updates: whoever the rows are announced to reads the reflections as they are.
     created = ReflectionHistory.objects.bulk_create(rows)
     refresh_active_set([row.reflection_id for row in rows])
-    # As announce_history_row: a reason changed alone is no state change to announce.
-    changed = [row.pk for row in created if row.to_state != row.from_state]
-    announce_state_changes(ReflectionHistory.objects.filter(pk__in=changed))
+    announce_history_rows(created)
