@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
+from reflections.importers.base import FIELD_LIMITS
 from reflections.scanning.findings import CATEGORIES, PERSONAL, SECRET, Finding
 from reflections.scanning.masking import mask, strict_findings
 from reflections.scanning.scan import scan_text
@@ -40,6 +41,16 @@ _ESCAPED_BREAK = re.compile(r"(?<!\\)\\([nrt])")
 _ESCAPED_LITERAL = re.compile(
     r'"(?:[^"\\\n]|\\.)*?\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|/)(?:[^"\\\n]|\\.)*"'
 )
+# A short field's value as a JSON member or a front-matter line: (lead, value, tail).
+_SHORT_VALUES = {
+    name: re.compile(
+        rf'("{name}"[ \t]*:[ \t]*")((?:[^"\\\n]|\\.)*)(")'
+        rf"|^({name}[ \t]*:[ \t]*)(.*?)([ \t]*)$",
+        re.M,
+    )
+    for name in FIELD_LIMITS
+}
+_MARKER = re.compile(r"\[REDACTED:([a-z+]+)\]")
 # Substrings shorter than this are not hunted for in other fields: too many false hits.
 _MIN_UNSAFE = 4
 # A run of a field value that may be a piece of a secret or personal value found in the text;
@@ -283,4 +294,24 @@ def masked_source(text: str, findings: list[Finding]) -> str:
             f"[REDACTED:{category}]" if _HIDING_ESCAPE.search(line) else line
             for line in masked.split("\n")
         )
+    return _short_values_fitted(masked)
+
+
+def _short_values_fitted(masked: str) -> str:
+    """Markers can make a short field outgrow its column ("Customer Care (escalations:
+    [REDACTED:personal], [REDACTED:personal])" is over a department's 64 characters): such a
+    value becomes its markers alone, so the masked text still imports as its redaction."""
+
+    def fitted(match: re.Match, limit: int) -> str:
+        lead, value, tail = (
+            match.group(1, 2, 3) if match.group(1) is not None else match.group(4, 5, 6)
+        )
+        if len(value) <= limit or not _MARKER.search(value):
+            return match.group(0)
+        found = {c for m in _MARKER.finditer(value) for c in m.group(1).split("+")}
+        marker = f"[REDACTED:{'+'.join(c for c in CATEGORIES if c in found)}]"
+        return lead + (marker if match.group(1) is not None else f'"{marker}"') + tail
+
+    for name, limit in FIELD_LIMITS.items():
+        masked = _SHORT_VALUES[name].sub(lambda m, limit=limit: fitted(m, limit), masked)
     return masked

@@ -51,16 +51,9 @@ def test_the_held_out_corpus_does_not_fall_below_its_first_measurement():
     assert len(report.false_positives) <= 10
 
 
-# round3's per-035 holds a name and a phone number in its department: masked in place, the
-# department outgrows its 64-character limit, so the form refuses the masked text as it stands
-# ("department: is 75 characters; the limit is 64") until the admin shortens it. Known, not
-# fixed yet.
-DEPARTMENT_TOO_LONG = pytest.mark.xfail(strict=True, reason="a masked department over 64 chars")
-
-
 @pytest.mark.parametrize(
     "corpus",
-    (*(c if c != "round3" else pytest.param(c, marks=DEPARTMENT_TOO_LONG) for c in DEV), "heldout"),
+    (*DEV, "heldout"),
 )
 def test_a_flagged_reflections_masked_text_can_be_submitted_as_its_redaction(corpus):
     """The masked text keeps its format (JSON stays JSON, front matter stays YAML) and passes

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from reflections.scanning import INFRASTRUCTURE, PERSONAL, SECRET, mask, scan_text
-from reflections.scanning.fields import scan_reflection
+from reflections.scanning.fields import masked_source, scan_reflection
 
 try:
     from reflections.scanning.public_values import PUBLIC_VALUES
@@ -164,3 +164,25 @@ def test_every_allowed_public_value_is_commented_in_its_module():
         if len(value) < 40:  # the tokens are written in pieces, commented above them
             line = next(line for line in source.splitlines() if f'"{value}"' in line)
             assert "#" in line, value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"department": "Customer Care (escalations: Sophie Lambert, 06 03 20 12 83)", "x": 1}',
+        "---\ndepartment: Customer Care (escalations: Sophie Lambert, 06 03 20 12 83)\n---\nbody",
+    ],
+)
+def test_a_short_field_that_markers_would_overgrow_is_masked_as_its_markers_alone(text):
+    findings = scan_reflection(text, {})
+    masked = masked_source(text, findings)
+    assert "Sophie" not in masked and "06 03" not in masked
+    assert '"[REDACTED:personal]"' in masked
+    assert "Customer Care" not in masked  # the whole value, or it would outgrow 64 characters
+
+
+def test_a_short_field_with_a_marker_that_still_fits_keeps_its_words():
+    text = '{"agent": "ops bot 06 03 20 12 83", "text": "call 06 03 20 12 83 phone"}'
+    masked = masked_source(text, scan_reflection(text, {}))
+    assert "06 03" not in masked
+    assert '"agent": "ops bot [REDACTED:' in masked
