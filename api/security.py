@@ -15,7 +15,7 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
 from api.models import ApiToken
-from api.services.tokens import TokenExpired, token_for
+from api.services.tokens import TokenExpired, WrongScope, token_for
 from reflections.caching import guarded
 
 log = logging.getLogger(__name__)
@@ -54,15 +54,13 @@ class ScopedBearer(HttpBearer):
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
         try:
-            found = token_for(token)
+            found = token_for(token, scope=self.scope)
         except TokenExpired as exc:
             raise HttpError(401, str(exc)) from None
+        except WrongScope as exc:
+            raise HttpError(403, str(exc)) from None
         if found is None:
             return None  # 401, the same for an unknown and a revoked token
-        if found.scope != self.scope:
-            raise HttpError(
-                403, f"this token's scope is '{found.scope}'; this endpoint needs '{self.scope}'"
-            )
         check_rate(found)
         request.api_token = found
         return found

@@ -1,4 +1,6 @@
-"""Creating, checking and revoking API tokens."""
+"""Creating, checking and revoking API tokens. Whether a presented token may call an
+endpoint is decided here whole (token_for: known, unrevoked, unexpired, of the endpoint's
+scope); api/security.py only answers the outcome in HTTP and applies the rate limit."""
 
 from __future__ import annotations
 
@@ -33,6 +35,14 @@ class TokenExpired(Exception):
         )
 
 
+class WrongScope(Exception):
+    """A valid token of another scope (answered 403, naming both scopes)."""
+
+    def __init__(self, token: ApiToken, needed: str):
+        self.token = token
+        super().__init__(f"this token's scope is '{token.scope}'; this endpoint needs '{needed}'")
+
+
 def end_of_day(day: date) -> datetime:
     """When a token given the expiry date `day` stops working: the last moment of that day, local
     time (shown as `day` 23:59, so the list says the date the admin picked)."""
@@ -61,9 +71,10 @@ def create_token(
     return token, raw
 
 
-def token_for(raw: str) -> ApiToken | None:
-    """The active token `raw` is; None when it is unknown or revoked (answered alike). Raises
-    TokenExpired for a token past its expiry date, so its holder learns why it stopped."""
+def token_for(raw: str, *, scope: str) -> ApiToken | None:
+    """The active token `raw` is, if it may call an endpoint of `scope`; None when it is
+    unknown or revoked (answered alike). Raises TokenExpired for a token past its expiry date,
+    so its holder learns why it stopped, and WrongScope for a token of another scope."""
     if not raw.startswith(PREFIX) or len(raw) > 200:
         return None
     token = ApiToken.objects.filter(secret_hash=digest(raw), revoked_at__isnull=True).first()
@@ -72,6 +83,8 @@ def token_for(raw: str) -> ApiToken | None:
     now = timezone.now()
     if token.is_expired(now):
         raise TokenExpired(token)
+    if token.scope != scope:
+        raise WrongScope(token, scope)
     if token.last_used_at is None or now - token.last_used_at >= TOUCH_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from api.models import ApiToken
-from api.services.tokens import create_token, end_of_day
+from api.services.tokens import WrongScope, create_token, end_of_day, token_for
 from tests.api.conftest import ApiClient
 from tests.factories import UserFactory
 from tests.pages import client_for, soup_of
@@ -65,6 +65,14 @@ def test_a_token_of_the_other_scope_is_told_which_scope_it_needs(ingest, runtime
     assert response.status_code == 403
     assert "needs 'retrieve'" in response.json()["detail"]
     assert runtime.post("/tasks", []).status_code == 403
+
+
+def test_whether_a_token_may_call_a_scope_is_decided_by_one_service_function():
+    token, raw = create_token(name="ci", scope=ApiToken.Scope.INGEST)
+    assert token_for(raw, scope=ApiToken.Scope.INGEST) == token
+    with pytest.raises(WrongScope, match="needs 'retrieve'"):
+        token_for(raw, scope=ApiToken.Scope.RETRIEVE)
+    assert token_for("rrapi_" + "x" * 43, scope=ApiToken.Scope.INGEST) is None
 
 
 def test_a_signed_in_admin_without_a_token_cannot_use_the_api():
