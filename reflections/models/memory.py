@@ -91,10 +91,19 @@ class Reflection(models.Model):
     external_id = models.CharField(max_length=255, blank=True, default="")
     original_text = models.TextField()
 
+    # No index of their own: refl_agent_rank and refl_dept_created lead with them, and each
+    # index more is written by every import and every state change (issue 29).
     agent = models.ForeignKey(
-        Agent, on_delete=models.PROTECT, related_name="reflections", null=True, blank=True
+        Agent,
+        on_delete=models.PROTECT,
+        related_name="reflections",
+        null=True,
+        blank=True,
+        db_index=False,
     )
-    department = models.ForeignKey(Department, on_delete=models.PROTECT, related_name="reflections")
+    department = models.ForeignKey(
+        Department, on_delete=models.PROTECT, related_name="reflections", db_index=False
+    )
     task_type = models.CharField(max_length=128, blank=True, default="")
     task_id = models.CharField(max_length=255, blank=True, default="")
     kind = models.CharField(max_length=16, choices=Kind.choices)
