@@ -177,6 +177,8 @@ FIELD_LIMITS = {
     "model_used": 128,
     "external_id": 255,
 }
+# Columns an import cuts rather than refuses, and what a quarantine's masked value must fit.
+COLUMN_LIMITS = {**FIELD_LIMITS, "title": 512, "deprecated_reason": 255}
 MAX_LIST_ITEMS = 100
 
 

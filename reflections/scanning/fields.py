@@ -297,20 +297,30 @@ def masked_source(text: str, findings: list[Finding]) -> str:
     return _short_values_fitted(masked)
 
 
+def fitted_value(value: str, limit: int) -> str:
+    """A masked value that fits where it is stored. Markers can make a short value outgrow its
+    column ("Customer Care (escalations: [REDACTED:personal], [REDACTED:personal])" is over a
+    department's 64 characters): such a value becomes its markers alone; one without a marker
+    is cut."""
+    if len(value) <= limit:
+        return value
+    found = {c for m in _MARKER.finditer(value) for c in m.group(1).split("+")}
+    if not found:
+        return value[:limit]
+    return f"[REDACTED:{'+'.join(c for c in CATEGORIES if c in found)}]"[:limit]
+
+
 def _short_values_fitted(masked: str) -> str:
-    """Markers can make a short field outgrow its column ("Customer Care (escalations:
-    [REDACTED:personal], [REDACTED:personal])" is over a department's 64 characters): such a
-    value becomes its markers alone, so the masked text still imports as its redaction."""
+    """Each short field's value in the masked text fitted to its column (fitted_value), so the
+    masked text still imports as its redaction."""
 
     def fitted(match: re.Match, limit: int) -> str:
-        lead, value, tail = (
-            match.group(1, 2, 3) if match.group(1) is not None else match.group(4, 5, 6)
-        )
+        json_member = match.group(1) is not None
+        lead, value, tail = match.group(1, 2, 3) if json_member else match.group(4, 5, 6)
         if len(value) <= limit or not _MARKER.search(value):
             return match.group(0)
-        found = {c for m in _MARKER.finditer(value) for c in m.group(1).split("+")}
-        marker = f"[REDACTED:{'+'.join(c for c in CATEGORIES if c in found)}]"
-        return lead + (marker if match.group(1) is not None else f'"{marker}"') + tail
+        marker = fitted_value(value, limit)
+        return lead + (marker if json_member else f'"{marker}"') + tail
 
     for name, limit in FIELD_LIMITS.items():
         masked = _SHORT_VALUES[name].sub(lambda m, limit=limit: fitted(m, limit), masked)

@@ -14,7 +14,7 @@ import json
 from datetime import datetime
 
 from reflections import bulk
-from reflections.importers.base import ParsedReflection, Rejection
+from reflections.importers.base import COLUMN_LIMITS, ParsedReflection, Rejection
 from reflections.models import (
     ActiveSetChange,
     Reflection,
@@ -40,6 +40,7 @@ from reflections.services.stored_fields import mask_parsed
 # large enough that a statement's overhead vanishes, small enough that the database stores
 # while the parser pool is still busy.
 CHUNK_ROWS = 2000
+TITLE, REASON = COLUMN_LIMITS["title"], COLUMN_LIMITS["deprecated_reason"]
 
 
 def state_declared_by_file(parsed: ParsedReflection) -> str:
@@ -65,7 +66,7 @@ def content_values(parsed: ParsedReflection, agent_id: int | None, department_id
         "kind": parsed.kind,
         "outcome": parsed.outcome or "",
         "created_at": parsed.created_at,
-        "title": parsed.title[:512],
+        "title": parsed.title[:TITLE],
         "sections": parsed.sections,
         "body": parsed.body,
         "tags": parsed.tags,
@@ -245,7 +246,7 @@ class ReflectionBatch:
             p.kind,
             p.outcome or "",
             bulk.adapt_value(p.created_at),
-            p.title[:512],
+            p.title[:TITLE],
             dumps(p.sections),
             p.body,
             dumps(p.tags),
@@ -255,7 +256,7 @@ class ReflectionBatch:
             p.model_used,
             p.salience,
             state,
-            p.deprecated_reason[:255],
+            p.deprecated_reason[:REASON],
             0,  # retrieval_count
             None,  # last_retrieved_at
             self.db_now,  # imported_at
@@ -313,7 +314,8 @@ class ReflectionBatch:
             # person restores a deprecated reflection (DOMAIN §4). A quarantine goes first, as
             # for a new file: its text holds something only an admin may see.
             if p.deprecated_reason and old_state != State.DEPRECATED and not p.findings:
-                update.update(state=State.DEPRECATED, deprecated_reason=p.deprecated_reason[:255])
+                reason = p.deprecated_reason[:REASON]
+                update.update(state=State.DEPRECATED, deprecated_reason=reason)
                 self.history.append(
                     self._history(
                         pk,

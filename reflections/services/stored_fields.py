@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from reflections.importers.base import ParsedReflection, join_sections
+from reflections.importers.base import COLUMN_LIMITS, ParsedReflection, join_sections
 from reflections.importers.pool import values_of
 from reflections.importers.registry import parse_text
 from reflections.models import Agent, Reflection
 from reflections.scanning import Finding
-from reflections.scanning.fields import LIST_FIELDS, masked_values
+from reflections.scanning.fields import LIST_FIELDS, fitted_value, masked_values
 from reflections.services.batches import Directory, agent_name, safe_value
 
 # The columns a quarantine masks; the agent is masked by its name (Directory.agent_name).
@@ -29,18 +29,6 @@ MASKED_COLUMNS = (
     "sections",
     "body",
 )
-
-
-# Columns whose masked value could outgrow the column ("[REDACTED:secret]" is longer than
-# most values it hides).
-_LENGTHS = {
-    "title": 512,
-    "task_type": 128,
-    "task_id": 255,
-    "external_id": 255,
-    "model_used": 128,
-    "deprecated_reason": 255,
-}
 
 
 def mask_parsed(p: ParsedReflection, directory: Directory) -> None:
@@ -85,8 +73,8 @@ def mask_stored(reflection: Reflection, findings: list[Finding]) -> list[str]:
             value = join_sections(masked["sections"])
         else:
             value = masked[name]
-            if name in _LENGTHS:
-                value = value[: _LENGTHS[name]]
+            if name in COLUMN_LIMITS:
+                value = fitted_value(value, COLUMN_LIMITS[name])
         if getattr(reflection, name) != value:
             setattr(reflection, name, value)
             changed.append(name)
@@ -116,12 +104,14 @@ def parsed_from_text(reflection: Reflection, text: str) -> ParsedReflection | st
 def restore_stored(reflection: Reflection, parsed: ParsedReflection) -> None:
     """Set the columns (not saved) from a parse of the text as written: a released
     reflection shows what its file says again. The department stays where it was filed."""
-    reflection.title = parsed.title[:512]
+    reflection.title = parsed.title[: COLUMN_LIMITS["title"]]
     for name in ("task_type", "task_id", "external_id", "model_used", *LIST_FIELDS, "sections"):
         setattr(reflection, name, getattr(parsed, name))
     reflection.body = parsed.body
     if parsed.deprecated_reason:
-        reflection.deprecated_reason = parsed.deprecated_reason[:255]
+        reflection.deprecated_reason = parsed.deprecated_reason[
+            : COLUMN_LIMITS["deprecated_reason"]
+        ]
     if parsed.agent:
         reflection.agent = _agent(agent_name(parsed.agent, safe_value(parsed.agent)), reflection)
     else:

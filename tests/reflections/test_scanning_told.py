@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from reflections.scanning import INFRASTRUCTURE, PERSONAL, SECRET, mask, scan_text
-from reflections.scanning.fields import masked_source, scan_reflection
+from reflections.scanning.fields import fitted_value, masked_source, scan_reflection
 
 try:
     from reflections.scanning.public_values import PUBLIC_VALUES
@@ -186,3 +186,10 @@ def test_a_short_field_with_a_marker_that_still_fits_keeps_its_words():
     masked = masked_source(text, scan_reflection(text, {}))
     assert "06 03" not in masked
     assert '"agent": "ops bot [REDACTED:' in masked
+
+
+def test_a_masked_value_too_long_for_its_column_is_its_markers_never_half_a_marker():
+    value = "ops (" + ", ".join(["[REDACTED:personal]", "[REDACTED:secret]"] * 4) + ")"
+    assert fitted_value(value, 64) == "[REDACTED:secret+personal]"
+    assert fitted_value("a" * 70, 64) == "a" * 64
+    assert fitted_value("short [REDACTED:secret]", 64) == "short [REDACTED:secret]"
