@@ -1,0 +1,49 @@
+"""Real, whole runs of the reference Reflexion implementation (its published HumanEval-Rust
+logs, tests/fixtures/reflexion_runs/real/) imported as a user would, and what the runs page
+shows of them: the paper's Table 1 figures and the repetition real agents produce."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from reflections.services.reflexion_run_import import import_reflexion_run, read_run
+from tests.factories import UserFactory
+from tests.pages import client_for, soup_of
+
+pytestmark = pytest.mark.django_db
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs" / "real"
+REFLEXION = "humaneval-rs-reflexion-5-gpt-4-pass-at-k-1-rs"
+BASELINE = "humaneval-rs-simple-1-gpt-4-pass-at-k-1-rs"
+
+
+@pytest.fixture
+def rows(tmp_path):
+    for packed in sorted(REAL.glob("*.jsonl.gz")):
+        path = tmp_path / packed.name.removesuffix(".gz")
+        path.write_bytes(gzip.decompress(packed.read_bytes()))
+        summary = import_reflexion_run(*read_run(path))
+        assert not summary.rejected
+    call_command("compute_neighbours", verbosity=0)
+    page = soup_of(client_for(UserFactory(roles=["manager"])).get("/insights/runs/"))
+    return {tr["data-run"]: tr for tr in page.select("table.run-table tbody tr")}
+
+
+def solved(row) -> str:
+    return row.select_one(".run-solved").get_text(strip=True)
+
+
+def test_the_papers_rust_figures_show_reflexion_068_against_its_baseline_060(rows):
+    assert solved(rows[REFLEXION]) == "34 of 50 (68.0 %)"
+    assert solved(rows[BASELINE]) == "30 of 50 (60.0 %)"
+
+
+def test_most_of_gpt4s_later_reflections_on_a_problem_restate_an_earlier_one(rows):
+    cells = [td.get_text(" ", strip=True) for td in rows[REFLEXION].select("td")]
+    repetition = next(c for c in cells if c.endswith("of 63)"))
+    restating = int(repetition.split("(")[1].split(" of ")[0])
+    assert restating / 63 > 0.5, repetition
