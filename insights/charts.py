@@ -85,12 +85,14 @@ def line_chart(
     )
     span = date_span([row.get(x) for row in values]) if x_type == "temporal" else None
     y_axis = enc(f"{y}:Q", title=y_title, axis={"format": y_format})
+    # Ordinal steps (trials) are short labels: upright, not Vega-Lite's turned default.
+    x_axis = {"axis": {"labelAngle": 0}} if x_type == "ordinal" else {}
     if y_domain:
         y_axis["scale"] = {"domain": list(y_domain), "zero": False}
     lines = view(
         values,
         mark("line", point=points, strokeWidth=2),
-        x=x_encoding(x, x_type, title=x_title, span=span),
+        x=x_encoding(x, x_type, title=x_title, span=span, **x_axis),
         y=y_axis,
         color=color,
         tooltip=tooltip(x, x_type, y, y_format, series),
