@@ -4,6 +4,7 @@ other (directly or round a loop), the product never imports the demo, and module
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,31 @@ def test_no_module_hides_behind_a_package_of_the_same_name():
         if init.parent.with_suffix(".py").exists()
     ]
     assert not shadowed, f"packages shadow these modules: {shadowed}"
+
+
+def where_is_paths() -> list[str]:
+    """Every file or folder README.md's "Where is …" table names; a bare name continues the
+    folder of the path before it in the same cell ("rollups.py, `task_rollup.py`")."""
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## Where is", 1)[1].split("\n## ", 1)[0]
+    found = []
+    for row in table.splitlines():
+        cells = row.split("|")
+        if len(cells) < 4 or set(cells[2].strip()) <= {"-", " "}:
+            continue
+        folder = ""
+        for name in re.findall(r"`([^`\s]+)`", cells[2]):
+            if "<" in name or not re.search(r"[/.]", name):
+                continue  # a pattern (templates/<app>/) or a symbol (`typed`)
+            if "/" in name:
+                folder = name.rsplit("/", 1)[0] if "." in name.rsplit("/", 1)[-1] else name
+                found.append(name)
+            elif folder:
+                found.append(f"{folder.rstrip('/')}/{name}")
+    return found
+
+
+@pytest.mark.parametrize("path", where_is_paths())
+def test_every_place_the_readme_points_a_newcomer_to_exists(path):
+    candidates = [ROOT / path, ROOT / "clients/python" / path]
+    assert any(c.exists() for c in candidates), path
