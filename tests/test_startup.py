@@ -39,3 +39,26 @@ def test_the_stop_words_read_without_scikit_learn_are_scikit_learns():
     from reflections.selectors.retrieval_text import ENGLISH_STOP_WORDS as read
 
     assert read == ENGLISH_STOP_WORDS
+
+
+# A folder that does not exist: the command fails in its handle(), after the checks it runs.
+IMPORT_PROBE = """
+import sys
+import django
+django.setup()
+from django.core.management import execute_from_command_line
+try:
+    execute_from_command_line(["manage.py", "import_reflections", "/no/such/folder"])
+except SystemExit:
+    pass
+print("views loaded" if "reviews.views.queue" in sys.modules else "views not loaded")
+"""
+
+
+def test_an_import_command_does_not_load_the_sites_views_to_check_them():
+    """The system checks load every URL and view (~0.5 s); data commands skip them."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "reflexion_site.settings"}
+    out = subprocess.run(  # noqa: S603 (the running interpreter, a fixed probe)
+        [sys.executable, "-c", IMPORT_PROBE], cwd=ROOT, env=env, capture_output=True, text=True
+    ).stdout
+    assert out.strip().splitlines()[-1] == "views not loaded"
