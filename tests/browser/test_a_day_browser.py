@@ -254,7 +254,6 @@ def test_a_manager_reads_every_insights_page_on_a_phone(browser, live_server, tm
         queue += [p for p in links_on(page, live_server) if p.startswith("/insights/")]
     context.close()
     assert problems == [], "\n".join(problems)
-    assert len(seen) >= len(INSIGHTS)
 
 
 # ------------------------------------------------------------------------------ the admin
