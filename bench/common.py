@@ -27,6 +27,14 @@ def setup_django(*, db: str, server: str = DEFAULT_SERVER) -> None:
     call_command("migrate", verbosity=0)
 
 
+def fetch_rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:
+    """The rows of one query on the database at `url` (psycopg, outside Django)."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]

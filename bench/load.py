@@ -3,7 +3,7 @@
 Usage (PostgreSQL; a demo database built by `make demo` with DATABASE_URL pointing at it):
 
     .venv/bin/python bench/load.py [--db reflexion_h7] [--port 8170] [--users 1,5,20]
-                                   [--rounds 8] [--keep-copy]
+                                   [--rounds 8] [--keep-copy] [--peer]
 
 What it does:
 
@@ -28,6 +28,9 @@ What it does:
    while every user of the level was busy (until the first finished its share: the run's end,
    when only the slower users are left, is not that level's concurrency); then throughput at
    the highest level ÷ at 1 user, both ways; and each worker's resident memory at the end.
+5. With --peer (bench/load_peer.py), then Label Studio 1.23.2 (bench/peer.py) holding the same
+   texts, and the same levels of users asking each side for the list, a detail, a search and
+   the last page: per level each side's p95, ours ÷ peer, throughput, and memory.
 
 Absolute times drift on a shared machine; the ratios within one run are what we track
 (docs/benchmarks.md, "Under load").
@@ -54,7 +57,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import load_pages  # noqa: E402
-from common import children_rss_mib, percentile  # noqa: E402
+import load_peer  # noqa: E402
+from common import children_rss_mib, fetch_rows, percentile  # noqa: E402
 
 PASSWORD = "bench-load-password"
 LIST = "reflection list"
@@ -104,13 +108,6 @@ def admin_sql(server: str, statements: list[str]) -> None:
     with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
         for statement in statements:
             admin.execute(statement)
-
-
-def fetch_rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:
-    import psycopg
-
-    with psycopg.connect(url) as conn:
-        return conn.execute(sql, params).fetchall()
 
 
 def sign_in(base: str, username: str) -> requests.Session:
@@ -300,6 +297,7 @@ def main() -> None:
     )
     parser.add_argument("--keep-copy", action="store_true")
     parser.add_argument("--no-copy", action="store_true", help="run on --db itself (it changes)")
+    load_peer.add_arguments(parser)
     args = parser.parse_args()
 
     db = args.db if args.no_copy else f"{args.db}_load"
@@ -405,6 +403,8 @@ def main() -> None:
             )
         rss = ", ".join(f"{mib:.0f}" for mib in children_rss_mib(gunicorn.pid))
         print(f"worker memory after every page: {rss} MiB resident (target ≤ 150 each)")
+        if args.peer:  # after ours, with our server still up: bench/load_peer.py
+            load_peer.run(args, url, base, gunicorn.pid, sign_in=sign_in, run_level=run_level)
     finally:
         os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)

@@ -11,8 +11,9 @@ browser. `import_texts(texts)` creates a project with a text labeling config and
 texts as one JSON upload (`POST /api/projects/<id>/import`, which the Community edition stores
 before it answers), timed from the request until the project counts every task; the project is
 deleted afterwards, untimed, so every round starts from the same empty server (and `start()`
-imports ten texts once, untimed: a server in use has loaded what an import needs). `stop()`
-ends the server (its process group).
+imports ten texts once, untimed: a server in use has loaded what an import needs);
+`import_project(texts)` keeps it (bench/load_peer.py requests its tasks). `stop()` ends the
+server (its process group).
 
     .venv/bin/python bench/peer.py [--n 2000] [--database sqlite|postgresql]
 
@@ -184,6 +185,14 @@ def start(database: str = "sqlite", server: str = DEFAULT_PG) -> str:
 def import_texts(texts: list[str]) -> float:
     """Seconds Label Studio takes to import `texts` as the tasks of a new project: the upload
     request(s) until the project counts every task. The project is deleted afterwards."""
+    project, seconds = import_project(texts)
+    _request("DELETE", f"/api/projects/{project}")
+    return seconds
+
+
+def import_project(texts: list[str]) -> tuple[int, float]:
+    """`import_texts` without the deletion: the project is kept (its tasks in the order of
+    `texts`), for what is measured on it next; returns its id and the import's seconds."""
     project = _request(
         "POST", "/api/projects", {"title": "reflections", "label_config": LABEL_CONFIG}
     )["id"]
@@ -196,8 +205,13 @@ def import_texts(texts: list[str]) -> float:
     seconds = time.perf_counter() - started
     if stored != len(texts):
         raise RuntimeError(f"Label Studio stored {stored} tasks of {len(texts)}")
-    _request("DELETE", f"/api/projects/{project}")
-    return seconds
+    return project, seconds
+
+
+def running() -> Server:
+    """The server `start()` started: its URL, API token and process (the group's leader)."""
+    assert _server is not None, "start() the peer first"
+    return _server
 
 
 def stop() -> None:
