@@ -90,7 +90,10 @@ def post_reflexion_run(request: HttpRequest):
     except ParseError as exc:
         line = f", line {exc.line}" if exc.line else ""
         raise BadBody(f"{name}{line}: {exc.reason}") from None
-    summary = import_reflexion_run(run, digest, options=options)
+    try:
+        summary = import_reflexion_run(run, digest, options=options)
+    except RunError as exc:  # another run under a name already taken
+        raise BadBody(str(exc)) from None
     return {
         "run": summary.run,
         "created": summary.created,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 
@@ -38,7 +38,7 @@ from reflections.importers.reflexion_runs import (
     trial_files,
 )
 from reflections.importers.tools import extract_tools
-from reflections.models import Agent, Department, ReflexionRun
+from reflections.models import Agent, Department, Reflection, ReflexionRun, TaskRun
 from reflections.services.batches import ImportSummary
 from reflections.services.event_import import import_events
 from reflections.services.reflection_import import import_reflections
@@ -58,6 +58,7 @@ class RunError(Exception):
 
 @dataclass(frozen=True)
 class RunOptions:
+    label: str = ""  # the run's name; default: its file or folder name
     department: str = ""  # default: the run's benchmark, as a slug
     agent: str = ""  # default: the model the file name names
     started_at: datetime = DEFAULT_STARTED_AT
@@ -228,11 +229,18 @@ def import_reflexion_run(
     user=None,
     now: datetime | None = None,
 ) -> RunSummary:
-    """Store a parsed run in one transaction; re-importing the same run changes nothing."""
+    """Store a parsed run in one transaction; re-importing the same run changes nothing, and
+    the same run grown (more problems, more trials) adds what it gained. RunError, with
+    nothing written, for another run under a name already taken."""
     now = now or timezone.now()
+    if options.label:
+        if len(options.label) > 255 or not slug_of(Path(options.label).stem):
+            raise RunError(f"run name {options.label[:80]!r}: up to 255 characters, some letters")
+        run = replace(run, name=replace(run.name, label=options.label))
     rows = run_rows(run, options)
     parsed = scanned(list(rows.reflections))
     with transaction.atomic():
+        _refuse_another_run_of_the_same_name(run, rows, digest)
         reflections = import_reflections(
             parsed=parsed, label=f"Reflexion run {run.name.label}", user=user, now=now,
             create_departments=True, per_file=False,
@@ -279,6 +287,45 @@ def import_reflexion_run(
         solved_by_trial=solved_by_trial,
         problems=len(run.problems),
     )
+
+
+def _refuse_another_run_of_the_same_name(run: ParsedRun, rows: RunRows, digest: str) -> None:
+    """The reference implementation names its logs by benchmark, strategy and model, so two
+    runs often share a file name (`root/reflexion_mbpp_py/` and `…_py2/` hold the same name).
+    A log only grows while its run goes on (a problem's line is written once it is done; an
+    ALFWorld trial adds a file), so a changed log under a stored name must keep everything
+    stored: otherwise it is another run, and importing it would rewrite the first one's
+    record and leave its other reflections behind."""
+    stored = ReflexionRun.objects.select_for_update().filter(label=run.name.label).first()
+    if stored is None or stored.content_hash == digest:
+        return
+    reason = ""
+    if len(run.problems) < stored.problems:
+        reason = f"it holds {len(run.problems)} problems, the stored run {stored.problems}"
+    if not reason:
+        new = {p.source_path: p.content_hash for p in rows.reflections}
+        kept = Reflection.objects.filter(source_path__startswith=f"{run.name.label}#")
+        for path, digest_then in kept.values_list("source_path", "content_hash").iterator():
+            if new.get(path) != digest_then:
+                told = "tells it differently" if path in new else "lacks it"
+                reason = f"the stored run has reflection {path.split('#', 1)[1]}; this one {told}"
+                break
+    if not reason:
+        outcomes = {t["task_id"]: t["outcome"] for t in rows.tasks}
+        slug = slug_of(Path(run.name.label).stem)
+        kept = TaskRun.objects.filter(task_id__startswith=f"{slug}/")
+        for task_id, outcome in kept.values_list("task_id", "outcome").iterator():
+            if outcomes.get(task_id) != outcome:
+                now = outcomes.get(task_id, "not there")
+                reason = f"attempt {task_id} ended {outcome} in the stored run, {now} in this one"
+                break
+    if reason:
+        raise RunError(
+            f"{run.name.label}: another run of this name was imported on "
+            f"{stored.imported_at:%Y-%m-%d} ({stored.problems} problems, "
+            f"{stored.reflections} reflections): {reason}. Nothing was imported; give this run "
+            "a name of its own (import_reflexion_run --run NAME, or rename the file or folder)"
+        )
 
 
 def started_at_of(day) -> datetime:

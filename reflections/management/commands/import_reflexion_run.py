@@ -47,6 +47,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path", type=Path)
+        parser.add_argument(
+            "--run", default="", help="the run's name (default: its file or folder name)"
+        )
         parser.add_argument("--department", default="", help="default: the run's benchmark")
         parser.add_argument("--agent", default="", help="default: the model the file name names")
         parser.add_argument(
@@ -65,22 +68,26 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json")
 
     def handle(
-        self, *args, path, department, agent, started_at, trial_interval, as_json, **options
+        self, *args, path, run, department, agent, started_at, trial_interval, as_json, **options
     ):
         try:
             run_options = RunOptions(
+                label=run.strip(),
                 department=department,
                 agent=agent,
                 started_at=started_at_of(started_at) if started_at else DEFAULT_STARTED_AT,
                 trial_interval=interval(trial_interval),
             )
-            run, digest = read_run(path)
+            parsed, digest = read_run(path)
         except (ValueError, RunError) as exc:
             raise CommandError(str(exc)) from None
         except ParseError as exc:
             where = f"{path}" + (f", line {exc.line}" if exc.line else "")
             raise CommandError(f"{where}: {exc.reason}; nothing was imported") from None
-        summary = import_reflexion_run(run, digest, options=run_options)
+        try:
+            summary = import_reflexion_run(parsed, digest, options=run_options)
+        except RunError as exc:
+            raise CommandError(str(exc)) from None
         if not options["no_neighbours"]:
             try:  # duplicate candidates and restatements for what arrived
                 refresh_neighbours(departments=stale_departments())
