@@ -15,7 +15,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from django.db import transaction
 from django.utils import timezone
@@ -56,6 +56,10 @@ class RunError(Exception):
     """A run that cannot be read at all: the whole run is refused, nothing is written."""
 
 
+class RunNameTaken(RunError):
+    """Another run is stored under this run's name (nothing is written)."""
+
+
 @dataclass(frozen=True)
 class RunOptions:
     label: str = ""  # the run's name; default: its file or folder name
@@ -74,6 +78,7 @@ class RunSummary:
     rejected: list[Rejection] = field(default_factory=list)
     solved_by_trial: list[int] = field(default_factory=list)
     problems: int = 0
+    name_taken_by_another: str = ""  # the name it would have had, when it is named by its folder
 
     def as_dict(self) -> dict:
         return {
@@ -84,12 +89,22 @@ class RunSummary:
             "reflections": self.reflections.as_dict(),
             "events": self.events.as_dict(),
             "rejected": [r.as_dict() for r in self.rejected],
+            **({"named_by_its_folder": True} if self.name_taken_by_another else {}),
         }
 
 
 def slug_of(text: str) -> str:
     """A department or run slug: lowercase letters, digits and single hyphens."""
     return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")[:100]
+
+
+def run_slug(label: str) -> str:
+    """A run's slug, the prefix of its task ids: its name without the file's extension, the
+    folder kept when the name has one ("reflexion_mbpp_py2/mbpp-py._reflexion_…")."""
+    try:
+        return slug_of(str(PurePosixPath(label).with_suffix("")))
+    except ValueError:  # no file name to take a suffix from ("a/", ".")
+        return slug_of(label)
 
 
 # ------------------------------------------------------------------ reading
@@ -157,7 +172,7 @@ def run_rows(run: ParsedRun, options: RunOptions) -> RunRows:
     model = run.name.model or ("text-davinci-003" if run.kind == KIND_ALFWORLD else "")
     agent = options.agent or model or f"{department}-agent"
     task_type = run.name.benchmark
-    run_slug = slug_of(Path(run.name.label).stem)
+    slug = run_slug(run.name.label)
     reflections, tasks, retrievals = [], [], []
 
     def finished(trial: int, position: int) -> datetime:
@@ -165,7 +180,7 @@ def run_rows(run: ParsedRun, options: RunOptions) -> RunRows:
 
     for position, problem in enumerate(run.problems, start=1):
         paths = [_path(run, problem, i) for i in range(len(problem.reflections))]
-        task_ids = {a.trial: f"{run_slug}/{problem.key}/{a.trial}" for a in problem.attempts}
+        task_ids = {a.trial: f"{slug}/{problem.key}/{a.trial}" for a in problem.attempts}
         for attempt in problem.attempts:
             done = finished(attempt.trial, position)
             injected = [paths[i] for i in attempt.memory]
@@ -234,7 +249,7 @@ def import_reflexion_run(
     nothing written, for another run under a name already taken."""
     now = now or timezone.now()
     if options.label:
-        if len(options.label) > 255 or not slug_of(Path(options.label).stem):
+        if len(options.label) > 255 or not run_slug(options.label):
             raise RunError(f"run name {options.label[:80]!r}: up to 255 characters, some letters")
         run = replace(run, name=replace(run.name, label=options.label))
     rows = run_rows(run, options)
@@ -260,7 +275,7 @@ def import_reflexion_run(
         _, created = ReflexionRun.objects.update_or_create(
             label=run.name.label,
             defaults={
-                "slug": slug_of(Path(run.name.label).stem),
+                "slug": run_slug(run.name.label),
                 "kind": run.kind,
                 "benchmark": run.name.benchmark,
                 "strategy": run.name.strategy,
@@ -312,7 +327,7 @@ def _refuse_another_run_of_the_same_name(run: ParsedRun, rows: RunRows, digest: 
                 break
     if not reason:
         outcomes = {t["task_id"]: t["outcome"] for t in rows.tasks}
-        slug = slug_of(Path(run.name.label).stem)
+        slug = run_slug(run.name.label)
         kept = TaskRun.objects.filter(task_id__startswith=f"{slug}/")
         for task_id, outcome in kept.values_list("task_id", "outcome").iterator():
             if outcomes.get(task_id) != outcome:
@@ -320,7 +335,7 @@ def _refuse_another_run_of_the_same_name(run: ParsedRun, rows: RunRows, digest: 
                 reason = f"attempt {task_id} ended {outcome} in the stored run, {now} in this one"
                 break
     if reason:
-        raise RunError(
+        raise RunNameTaken(
             f"{run.name.label}: another run of this name was imported on "
             f"{stored.imported_at:%Y-%m-%d} ({stored.problems} problems, "
             f"{stored.reflections} reflections): {reason}. Nothing was imported; give this run "
@@ -328,9 +343,35 @@ def _refuse_another_run_of_the_same_name(run: ParsedRun, rows: RunRows, digest: 
         )
 
 
+def import_run_from(folder: str, run: ParsedRun, digest: str, **kwargs) -> RunSummary:
+    """import_reflexion_run for a run read from a file or folder inside `folder` (its name,
+    "" for none): when another run holds its name and no name was given, it is named by that
+    folder too ("reflexion_mbpp_py2/mbpp-py._reflexion_…"), as the reference implementation's
+    logs tell their runs apart, so a tree of its logs imports with no hand work; importing it
+    again finds it under that name."""
+    options = kwargs.pop("options", RunOptions())
+    try:
+        return import_reflexion_run(run, digest, options=options, **kwargs)
+    except RunNameTaken:
+        if options.label or not folder:
+            raise
+        label = f"{folder}/{run.name.label}"
+        summary = import_reflexion_run(run, digest, options=replace(options, label=label), **kwargs)
+        summary.name_taken_by_another = run.name.label
+        return summary
+
+
 def started_at_of(day) -> datetime:
     """A --started-at date as the first trial's start, midnight UTC."""
     return datetime.combine(day, time(0), tzinfo=UTC)
 
 
-__all__ = ["ParseError", "RunError", "RunOptions", "import_reflexion_run", "read_run"]
+__all__ = [
+    "ParseError",
+    "RunError",
+    "RunNameTaken",
+    "RunOptions",
+    "import_reflexion_run",
+    "import_run_from",
+    "read_run",
+]

@@ -31,7 +31,7 @@ from reflections.services.reflection_import import import_reflections
 from reflections.services.reflexion_run_import import (
     RunError,
     RunOptions,
-    import_reflexion_run,
+    import_run_from,
     read_run,
 )
 from reflections.similarity.backends import BackendError
@@ -346,7 +346,9 @@ def _import_run(job: ImportJob, path: Path) -> dict:
         }
     try:
         run, digest = read_run(path)
-        summary = import_reflexion_run(
+        inside = path.parent != job_dir(job) / "unpacked"
+        summary = import_run_from(
+            path.parent.name if inside else "",
             run,
             digest,
             options=RunOptions(),  # its department is its benchmark
@@ -357,7 +359,7 @@ def _import_run(job: ImportJob, path: Path) -> dict:
         reason = exc.reason if isinstance(exc, ParseError) else str(exc)
         return {"label": label, "error": f"{label}{line}: {reason}; nothing of it was imported"}
     return {
-        "label": label,
+        "label": summary.run,
         "created": summary.created,
         "problems": summary.problems,
         "solved_by_trial": summary.solved_by_trial,

@@ -306,3 +306,19 @@ def test_a_rejected_reflection_file_is_listed_among_the_files_read(research):
     assert "1 rejected" in files.get_text()
     [row] = page.select("table.import-files tbody tr")
     assert [td.get_text(strip=True) for td in row.select("td")][1] == "rejected"
+
+
+def test_two_runs_of_one_file_name_in_two_folders_of_a_zip_are_both_imported(research, tmp_path):
+    programming = next((SAMPLE_RUNS / "programming").glob("*.jsonl"))
+    lines = programming.read_text().splitlines(keepends=True)
+    for folder, kept in (("reflexion_py", lines), ("reflexion_py2", lines[:30])):
+        (tmp_path / "root" / folder).mkdir(parents=True)
+        (tmp_path / "root" / folder / programming.name).write_text("".join(kept))
+    client = client_for("admin")
+    upload(client, zipped(tmp_path / "root", prefix="root"))
+
+    job = run_worker(ImportJob.objects.get().pk)
+
+    runs = {run["label"]: run["problems"] for run in job.report["runs"]}
+    assert runs == {programming.name: 40, f"reflexion_py2/{programming.name}": 30}
+    assert ReflexionRun.objects.count() == 2

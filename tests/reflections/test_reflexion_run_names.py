@@ -72,13 +72,35 @@ def test_a_run_given_a_name_of_its_own_is_kept_beside_the_first(tmp_path):
     assert labels == {NAME: 40, "leetcode py2": 30}
 
 
-def test_the_command_says_why_and_how_to_name_it(tmp_path):
+def test_another_run_read_from_a_folder_is_named_by_its_folder_too_and_found_there_again(
+    tmp_path,
+):
+    call_command("import_reflexion_run", str(log(tmp_path / "reflexion_py", LINES)))
+    second = str(log(tmp_path / "reflexion_py2", LINES[:30]))
+    out = io.StringIO()
+    call_command("import_reflexion_run", second, "--no-neighbours", stdout=out)
+    assert f"Another run holds the name {NAME}" in out.getvalue()
+    assert dict(ReflexionRun.objects.values_list("label", "problems")) == {
+        NAME: 40,
+        f"reflexion_py2/{NAME}": 30,
+    }
+    assert ReflexionRun.objects.values("slug").distinct().count() == 2
+    before = rows()
+    out = io.StringIO()
+    call_command("import_reflexion_run", second, "--no-neighbours", "--json", stdout=out)
+    again = json.loads(out.getvalue())
+    assert again["run"] == f"reflexion_py2/{NAME}" and not again["created"]
+    assert again["reflections"]["created"] == 0
+    assert rows() == before
+
+
+def test_the_command_names_a_run_as_told(tmp_path):
     call_command("import_reflexion_run", str(log(tmp_path / "a", LINES)), "--no-neighbours")
     second = str(log(tmp_path / "b", LINES[:30]))
-    with pytest.raises(CommandError, match="it holds 30 problems, the stored run 40"):
-        call_command("import_reflexion_run", second, "--no-neighbours")
     out = io.StringIO()
     call_command(
         "import_reflexion_run", second, "--run", "py2", "--no-neighbours", "--json", stdout=out
     )
     assert json.loads(out.getvalue())["run"] == "py2"
+    with pytest.raises(CommandError, match="it holds 30 problems, the stored run 40"):
+        call_command("import_reflexion_run", second, "--run", NAME, "--no-neighbours")

@@ -15,7 +15,7 @@ from reflections.services.reflexion_run_import import (
     MAX_TRIAL_DAYS,
     RunError,
     RunOptions,
-    import_reflexion_run,
+    import_run_from,
     read_run,
     started_at_of,
 )
@@ -85,7 +85,8 @@ class Command(BaseCommand):
             where = f"{path}" + (f", line {exc.line}" if exc.line else "")
             raise CommandError(f"{where}: {exc.reason}; nothing was imported") from None
         try:
-            summary = import_reflexion_run(parsed, digest, options=run_options)
+            folder = path.resolve().parent.name
+            summary = import_run_from(folder, parsed, digest, options=run_options)
         except RunError as exc:
             raise CommandError(str(exc)) from None
         if not options["no_neighbours"]:
@@ -96,6 +97,11 @@ class Command(BaseCommand):
         if as_json:
             self.stdout.write(json.dumps(summary.as_dict()))
             return
+        if summary.name_taken_by_another:
+            self.stdout.write(
+                f"Another run holds the name {summary.name_taken_by_another}: this one is named "
+                f"by its folder too, {summary.run} (--run names it otherwise)."
+            )
         solved = summary.solved_by_trial[-1] if summary.solved_by_trial else 0
         share = solved / summary.problems if summary.problems else 0
         self.stdout.write(
