@@ -99,6 +99,7 @@ def post_reflexion_run(request: HttpRequest):
         "created": summary.created,
         "problems": summary.problems,
         "solved_by_trial": summary.solved_by_trial,
+        "notes": summary.notes,
         "reflections": {
             "created": summary.reflections.created,
             "unchanged": summary.reflections.unchanged,

@@ -84,6 +84,7 @@ class ParsedRun:
     kind: str
     name: RunName
     problems: list[Problem]
+    notes: list[str] = field(default_factory=list)  # what was read back rather than read
 
     @property
     def baseline(self) -> bool:
@@ -207,18 +208,22 @@ def trial_files(names: list[str]) -> dict[int, str]:
 
 
 def parse_alfworld_run(trials: dict[int, str], *, path: str) -> ParsedRun:
-    """`trials` maps N to the text of env_results_trial_<N>.json; they must run from 0 with no
-    gap. A bad file raises ParseError naming it (as `path/file`) and the entry's position."""
+    """`trials` maps N to the text of env_results_trial_<N>.json, with no gap. A bad file
+    raises ParseError naming it (as `path/file`) and the entry's position. When the first
+    files are missing (the reference implementation's published baseline run starts at trial
+    1), the trials before the first file are read back from its memories (_read_back)."""
     if not trials:
         raise ParseError("holds no env_results_trial_<N>.json file")
-    missing = [n for n in range(max(trials) + 1) if n not in trials]
+    first = min(trials)
+    missing = [n for n in range(first, max(trials) + 1) if n not in trials]
     if missing:
         raise ParseError(
-            f"env_results_trial_{missing[0]}.json is missing (trials must run from 0 with no gap)"
+            f"env_results_trial_{missing[0]}.json is missing (trials must follow each other "
+            "with no gap)"
         )
     states: list[dict[str, tuple[list[str], bool]]] = []
     order: list[str] = []
-    for trial in range(len(trials)):
+    for trial in range(first, max(trials) + 1):
         where = f"env_results_trial_{trial}.json"
         try:
             data = json.loads(trials[trial], object_pairs_hook=unique_pairs)
@@ -243,12 +248,25 @@ def parse_alfworld_run(trials: dict[int, str], *, path: str) -> ParsedRun:
                 )
             memory = _strings(entry.get("memory", []), field_name="memory", line=position)
             state[name] = (memory, success)
-            if trial == 0:
+            if trial == first:
                 order.append(name)
-        if trial and set(state) != set(states[0]):
+        if states and set(state) != set(states[0]):
             odd = sorted(set(state) ^ set(states[0]))[0]
             raise ParseError(f"{where}: environment {odd} is not in every trial", field="name")
         states.append(state)
+    notes = []
+    if first:
+        states = _read_back(states[0], first) + states
+        gone = (
+            "env_results_trial_0.json is missing: trial 0 was"
+            if first == 1
+            else f"env_results_trial_0 to _{first - 1}.json are missing: trials 0 to "
+            f"{first - 1} were"
+        )
+        notes.append(
+            f"{gone} read back from trial {first}'s memories (the reference implementation "
+            "writes one reflection after each failed trial)"
+        )
     problems = []
     for position, name in enumerate(order, start=1):
         reflections: list[str] = []
@@ -266,7 +284,31 @@ def parse_alfworld_run(trials: dict[int, str], *, path: str) -> ParsedRun:
             )
             reflections.extend(new)
         problems.append(Problem(name, position, "", reflections, attempts))
-    return ParsedRun(KIND_ALFWORLD, run_name(path), problems)
+    return ParsedRun(KIND_ALFWORLD, run_name(path), problems, notes)
+
+
+def _read_back(
+    earliest: dict[str, tuple[list[str], bool]], first: int
+) -> list[dict[str, tuple[list[str], bool]]]:
+    """Each environment's state after trials 0 … first - 1 from its state after `first`: the
+    reference implementation writes a reflection after each failed trial, so an environment
+    solved with r reflections failed trials 0 … r - 1 and was solved in trial r, and one not
+    solved failed every trial. ParseError when no memory says anything (a run without
+    reflections cannot tell when its environments were solved)."""
+    if not any(memory for memory, _ in earliest.values()):
+        raise ParseError(
+            f"env_results_trial_0.json is missing, and no memory in trial {first} tells what "
+            "happened before it"
+        )
+    states = []
+    for trial in range(first):
+        state = {}
+        for name, (memory, success) in earliest.items():
+            solved_in = min(len(memory), first) if success else None
+            solved = solved_in is not None and trial >= solved_in
+            state[name] = (memory[: min(trial + 1, len(memory))], solved)
+        states.append(state)
+    return states
 
 
 def title_of(reflection: str) -> str:

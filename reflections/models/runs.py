@@ -50,7 +50,9 @@ class ReflexionRun(models.Model):
 
     @property
     def baseline(self) -> bool:
-        return self.reflections == 0
+        """A run to compare Reflexion with: the reference implementation's `simple` strategy
+        (its ALFWorld `base_run_logs` read as such), or any run that wrote no reflection."""
+        return self.reflections == 0 or self.strategy == "simple"
 
     @property
     def solved_share(self) -> float | None:

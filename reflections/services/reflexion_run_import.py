@@ -79,6 +79,7 @@ class RunSummary:
     solved_by_trial: list[int] = field(default_factory=list)
     problems: int = 0
     name_taken_by_another: str = ""  # the name it would have had, when it is named by its folder
+    notes: list[str] = field(default_factory=list)  # what was read back rather than read
 
     def as_dict(self) -> dict:
         return {
@@ -90,6 +91,7 @@ class RunSummary:
             "events": self.events.as_dict(),
             "rejected": [r.as_dict() for r in self.rejected],
             **({"named_by_its_folder": True} if self.name_taken_by_another else {}),
+            **({"notes": self.notes} if self.notes else {}),
         }
 
 
@@ -301,6 +303,7 @@ def import_reflexion_run(
         events=events,
         solved_by_trial=solved_by_trial,
         problems=len(run.problems),
+        notes=list(run.notes),
     )
 
 

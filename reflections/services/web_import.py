@@ -360,6 +360,7 @@ def _import_run(job: ImportJob, path: Path) -> dict:
         return {"label": label, "error": f"{label}{line}: {reason}; nothing of it was imported"}
     return {
         "label": summary.run,
+        "notes": summary.notes,
         "created": summary.created,
         "problems": summary.problems,
         "solved_by_trial": summary.solved_by_trial,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,19 @@ def test_an_unknown_run_is_not_found(imported, manager):
 def test_with_no_run_the_page_says_how_to_import_one(manager):
     page = soup_of(client_for(manager).get(URL))
     assert "import_reflexion_run PATH" in page.select_one(".empty").get_text(" ", strip=True)
+
+
+def test_the_reference_implementations_alfworld_base_run_is_the_baseline_shown_beside_it(
+    manager, tmp_path
+):
+    """Its base run writes reflections too; its name says what it is."""
+    base = tmp_path / "base_run_logs"
+    shutil.copytree(SAMPLE_RUNS / "reflexion_run_logs", base)
+    for path in (SAMPLE_RUNS / "reflexion_run_logs", base):
+        import_reflexion_run(*read_run(path))
+    page = soup_of(client_for(manager).get(URL))
+    rows = {tr["data-run"]: tr for tr in page.select("table.run-table tbody tr")}
+    assert "baseline" in rows["base-run-logs"].get_text(" ", strip=True)
+    assert "baseline" not in rows["reflexion-run-logs"].get_text(" ", strip=True)
+    shown = [td.get_text(strip=True) for td in page.select("table.run-trials tbody th")]
+    assert set(shown) == {"reflexion_run_logs", "base_run_logs"}

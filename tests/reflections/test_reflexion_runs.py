@@ -167,3 +167,45 @@ def test_the_command_refuses_a_run_with_a_bad_line_and_writes_nothing(tmp_path):
         call_command("import_reflexion_run", str(RUST), "--trial-interval", "2h")
     with pytest.raises(CommandError, match="from 1d to 366d"):
         call_command("import_reflexion_run", str(RUST), "--trial-interval", "99999999999d")
+
+
+def test_a_run_whose_first_trial_file_is_missing_is_read_back_from_the_next_ones_memories(
+    tmp_path,
+):
+    """The reference implementation's published ALFWorld baseline starts at trial 1: each
+    reflection is written after a failed trial, so trial 1's memories tell trial 0."""
+    whole, _ = read_run(SAMPLE_RUNS / "reflexion_run_logs")
+    folder = tmp_path / "base_run_logs"
+    shutil.copytree(SAMPLE_RUNS / "reflexion_run_logs", folder)
+    (folder / "env_results_trial_0.json").unlink()
+
+    run, _ = read_run(folder)
+
+    assert run.solved_by_trial() == whole.solved_by_trial() == [9, 10, 11]
+    attempts = [[(a.trial, a.solved, a.memory) for a in p.attempts] for p in run.problems]
+    assert attempts == [[(a.trial, a.solved, a.memory) for a in p.attempts] for p in whole.problems]
+    assert [p.reflections for p in run.problems] == [p.reflections for p in whole.problems]
+    assert run.notes == [
+        "env_results_trial_0.json is missing: trial 0 was read back from trial 1's memories (the "
+        "reference implementation writes one reflection after each failed trial)"
+    ]
+
+
+def test_a_run_without_memories_whose_first_trial_file_is_missing_is_refused(tmp_path):
+    folder = tmp_path / "base_run_logs"
+    folder.mkdir()
+    trial = [{"name": f"env_{k}", "memory": [], "is_success": k < 2} for k in range(3)]
+    (folder / "env_results_trial_1.json").write_text(json.dumps(trial))
+    with pytest.raises(ParseError, match=r"env_results_trial_0\.json is missing, and no memory"):
+        read_run(folder)
+
+
+@pytest.mark.django_db
+def test_the_command_says_what_it_read_back(tmp_path):
+    folder = tmp_path / "base_run_logs"
+    shutil.copytree(SAMPLE_RUNS / "reflexion_run_logs", folder)
+    (folder / "env_results_trial_0.json").unlink()
+    out = io.StringIO()
+    call_command("import_reflexion_run", str(folder), "--no-neighbours", stdout=out)
+    assert "Note: env_results_trial_0.json is missing: trial 0 was read back" in out.getvalue()
+    assert ReflexionRun.objects.get().solved_by_trial == [9, 10, 11]

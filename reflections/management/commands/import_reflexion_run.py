@@ -102,6 +102,8 @@ class Command(BaseCommand):
                 f"Another run holds the name {summary.name_taken_by_another}: this one is named "
                 f"by its folder too, {summary.run} (--run names it otherwise)."
             )
+        for note in summary.notes:
+            self.stdout.write(self.style.WARNING(f"Note: {note}."))
         solved = summary.solved_by_trial[-1] if summary.solved_by_trial else 0
         share = solved / summary.problems if summary.problems else 0
         self.stdout.write(
