@@ -1,10 +1,12 @@
-"""Real, whole runs of the reference Reflexion implementation (its published HumanEval-Rust
-logs, tests/fixtures/reflexion_runs/real/) imported as a user would, and what the runs page
-shows of them: the paper's Table 1 figures and the repetition real agents produce."""
+"""Real, whole runs of the reference Reflexion implementation (its published HumanEval-Rust and
+ALFWorld logs, tests/fixtures/reflexion_runs/real/) imported as a user would, and what the runs
+page shows of them: the paper's Table 1 and Figure 3 figures and the repetition real agents
+produce."""
 
 from __future__ import annotations
 
 import gzip
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,27 @@ def test_most_of_gpt4s_later_reflections_on_a_problem_restate_an_earlier_one(row
     repetition = next(c for c in cells if c.endswith("of 63)"))
     restating = int(repetition.split("(")[1].split(" of ")[0])
     assert restating / 63 > 0.5, repetition
+
+
+@pytest.fixture
+def alfworld(tmp_path):
+    with tarfile.open(REAL / "alfworld.tar.gz") as archive:
+        archive.extractall(tmp_path, filter="data")
+    for folder in ("reflexion_run_logs", "base_run_logs"):
+        assert not import_reflexion_run(*read_run(tmp_path / folder)).rejected
+    page = soup_of(client_for(UserFactory(roles=["manager"])).get("/insights/runs/"))
+    return {
+        (tr.select_one("th").get_text(strip=True), tr.select("td")[0].get_text(strip=True)):
+            tr.select("td")[-2].get_text(strip=True)
+        for tr in page.select("table.run-trials tbody tr")
+    }  # fmt: skip
+
+
+def test_the_papers_alfworld_figure_shows_reflexion_reaching_134_and_the_baseline_101(alfworld):
+    reflexion, base = "reflexion_run_logs", "base_run_logs"
+    assert alfworld[reflexion, "0"] == "84 of 134"
+    assert alfworld[reflexion, "10"] == "130 of 134"
+    assert alfworld[reflexion, "14"] == "134 of 134"
+    assert [alfworld[base, str(t)] for t in range(6)] == [
+        f"{n} of 134" for n in (84, 94, 97, 98, 100, 101)
+    ]
