@@ -25,7 +25,7 @@ from reviews.selectors.originals import (
     search_originals,
 )
 from reviews.services.cycles import ReviewError
-from reviews.services.duplicates import current_batch
+from reviews.services.duplicate_clusters import current_batch
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from reviews.selectors import cycles as selectors
 from reviews.selectors.judges import suggestions_for
 from reviews.selectors.signal_table import scores_by_rank
 from reviews.services.cycles import Conflict, ReviewError
-from reviews.services.duplicates import resolve_cluster, undo_batch
+from reviews.services.duplicate_clusters import resolve_cluster, undo_batch
 from reviews.services.evidence import queue_evidence
 from reviews.services.verdicts import NeedsConfirmation, decide, undo
 from reviews.signals import NAMES

@@ -9,7 +9,7 @@ from reflections.models import Reflection, State
 from reviews.models import Decision
 from reviews.selectors.originals import cluster_threshold, item_cluster, search_originals
 from reviews.services.cycles import Conflict, ReviewError
-from reviews.services.duplicates import current_batch, resolve_cluster, undo_batch
+from reviews.services.duplicate_clusters import current_batch, resolve_cluster, undo_batch
 from reviews.services.restore import restore_reflection
 from reviews.services.verdicts import NeedsConfirmation, decide
 from tests.factories import UserFactory
