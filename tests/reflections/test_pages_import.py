@@ -322,3 +322,6 @@ def test_two_runs_of_one_file_name_in_two_folders_of_a_zip_are_both_imported(res
     runs = {run["label"]: run["problems"] for run in job.report["runs"]}
     assert runs == {programming.name: 40, f"reflexion_py2/{programming.name}": 30}
     assert ReflexionRun.objects.count() == 2
+    page = soup_of(client.get(f"/imports/{job.pk}/"))
+    # The files' totals say 0 created; the page says where the runs' reflections are counted.
+    assert "counted in their own table" in page.select_one(".import-runs-counted").get_text()
