@@ -6,7 +6,27 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from rubric.models import CRITERIA, LEVELS
+from rubric.models import CRITERIA, LEVELS, RatingAssignment
+from rubric.services.rounds import create_round
+from tests.factories import UserFactory
+
+
+def round_for(rater, *, name: str, size: int, seed: int):
+    """A round a manager opens for `rater` alone, and her assignments in the round's order."""
+    rating_round = create_round(
+        name=name,
+        size=size,
+        raters=[rater],
+        seed=seed,
+        user=UserFactory(username="mara", roles=["manager"]),
+        raters_per_item=1,
+    )
+    mine = list(
+        RatingAssignment.objects.filter(item__rating_round=rating_round, rater=rater)
+        .select_related("item__reflection")
+        .order_by("item__position")
+    )
+    return rating_round, mine
 
 
 def key_of(level: float) -> str:

@@ -13,13 +13,12 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from reflections.models import ImportJob, Reflection
-from rubric.models import CRITERIA, Rating, RatingAssignment
-from rubric.services.rounds import create_round
+from rubric.models import CRITERIA, Rating
 from tests.browser import test_rating_browser as rating_tests
 from tests.browser.layout_world import build_world
-from tests.browser.rating_keys import pick_levels_by_keyboard
+from tests.browser.rating_keys import pick_levels_by_keyboard, round_for
 from tests.browser.support import BROWSER, assert_no_csp_violations, recording_page, sign_in
-from tests.browser.test_import_browser import submitted, workspace_zip
+from tests.browser.test_import_browser import upload_workspace
 from tests.browser.test_layout_browser import CHECK, SETTLED, links_on
 from tests.browser.test_rating_browser import GOLD, latest_attempt_of, rate_calibration_set
 from tests.browser.test_restore_browser import report_row
@@ -170,19 +169,7 @@ def test_a_rater_calibrates_and_rates_a_round_by_keyboard_alone(
     expect(page.locator("#verdict-title")).to_have_text("You are calibrated")
 
     # Her manager opens a round for her; she reaches it through the menu.
-    rating_round = create_round(
-        name="2026Q4 support sample",
-        size=2,
-        raters=[rina],
-        seed=7,
-        user=UserFactory(username="mara", roles=["manager"]),
-        raters_per_item=1,
-    )
-    mine = list(
-        RatingAssignment.objects.filter(item__rating_round=rating_round, rater=rina)
-        .select_related("item__reflection")
-        .order_by("item__position")
-    )
+    rating_round, mine = round_for(rina, name="2026Q4 support sample", size=2, seed=7)
     with page.expect_navigation(url=f"{live_server.url}/ratings/"):
         press_on(page, page.locator(".mainnav").get_by_role("link", name="Rating", exact=True))
     row = page.locator("table.rating-rounds-mine tbody tr")
@@ -272,13 +259,7 @@ def test_an_admin_imports_a_zip_from_the_menu_and_reads_its_report(page, live_se
     page.locator(".navmenu summary").click()
     page.locator(".navmenu").get_by_role("link", name="Import", exact=True).click()
     expect(page).to_have_url(f"{live_server.url}{reverse('imports:new')}")
-    page.set_input_files(
-        "#id_files",
-        files=[{"name": "workspace.zip", "mimeType": "application/zip", "buffer": workspace_zip()}],
-    )
-    page.select_option("#id_default_department", "research")
-    page.check("#id_create_departments")
-    job = submitted(page, live_server)
+    job = upload_workspace(page, live_server)
     expect(page.locator(".import-stage")).to_contain_text("Waiting for a worker")
 
     call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)

@@ -48,18 +48,23 @@ def submitted(page, live_server) -> ImportJob:
     return job
 
 
-@pytest.mark.django_db(transaction=True)
-def test_an_admin_uploads_a_workspace_zip_and_follows_the_progress_bar_to_the_report(
-    import_page, live_server
-):
-    page = import_page
+def upload_workspace(page, live_server) -> ImportJob:
+    """The sample workspace as a zip, into research (created if need be), submitted."""
     page.set_input_files(
         "#id_files",
         files=[{"name": "workspace.zip", "mimeType": "application/zip", "buffer": workspace_zip()}],
     )
     page.select_option("#id_default_department", "research")
     page.check("#id_create_departments")
-    job = submitted(page, live_server)
+    return submitted(page, live_server)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_admin_uploads_a_workspace_zip_and_follows_the_progress_bar_to_the_report(
+    import_page, live_server
+):
+    page = import_page
+    job = upload_workspace(page, live_server)
     bar = page.locator("#job-progress progress.import-bar")
     expect(bar).to_be_visible()
     expect(page.locator(".import-stage")).to_contain_text("Waiting for a worker")

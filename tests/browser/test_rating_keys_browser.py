@@ -7,11 +7,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from rubric.models import CRITERIA, Rating, RatingAssignment
-from rubric.services.rounds import create_round, submit_rating
-from tests.browser.rating_keys import first_radio, key_of, pick_levels_by_keyboard, radio
+from rubric.models import CRITERIA, Rating
+from rubric.services.rounds import submit_rating
+from tests.browser.rating_keys import (
+    first_radio,
+    key_of,
+    pick_levels_by_keyboard,
+    radio,
+    round_for,
+)
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
-from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
+from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
 from tests.rubric.rating_support import make_rater, make_rubric
 
 pytestmark = [*BROWSER, pytest.mark.django_db(transaction=True)]
@@ -28,19 +34,7 @@ def round_of_three():
     for title in TITLES:
         ReflectionFactory(agent=agent, title=title)
     rina = make_rater("rina", departments=[support])
-    rating_round = create_round(
-        name="Keyboard round",
-        size=3,
-        raters=[rina],
-        seed=3,
-        user=UserFactory(username="mara", roles=["manager"]),
-        raters_per_item=1,
-    )
-    mine = list(
-        RatingAssignment.objects.filter(item__rating_round=rating_round, rater=rina)
-        .select_related("item__reflection")
-        .order_by("item__position")
-    )
+    rating_round, mine = round_for(rina, name="Keyboard round", size=3, seed=3)
     return rating_round, rina, mine
 
 
