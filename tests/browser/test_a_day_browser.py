@@ -19,7 +19,7 @@ from tests.browser.layout_world import build_world
 from tests.browser.rating_keys import pick_levels_by_keyboard, round_for
 from tests.browser.support import BROWSER, assert_no_csp_violations, recording_page, sign_in
 from tests.browser.test_import_browser import upload_workspace
-from tests.browser.test_layout_browser import CHECK, SETTLED, links_on
+from tests.browser.test_layout_browser import CHECK, SETTLED, errors_on, links_on
 from tests.browser.test_rating_browser import GOLD, latest_attempt_of, rate_calibration_set
 from tests.browser.test_restore_browser import report_row
 from tests.browser.test_review_browser import HINT, link_neighbours
@@ -233,11 +233,8 @@ def test_a_manager_reads_every_insights_page_on_a_phone(browser, live_server, tm
         found = page.evaluate(CHECK)
         if found["scrollWidth"] > found["width"]:
             problems.append(f"{path}: {found['scrollWidth']} px wide ({found['wide']})")
-        errors = [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
-        errors += [m for m in page.console_messages if "Content Security Policy" in m]
-        errors += page.csp_violations + found["csp"]
-        if errors:
-            problems.append(f"{path}: {sorted(set(errors))[:3]}")
+        if errors := errors_on(page, found):
+            problems.append(f"{path}: {errors}")
         queue += [p for p in links_on(page, live_server) if p.startswith("/insights/")]
     context.close()
     assert problems == [], "\n".join(problems)

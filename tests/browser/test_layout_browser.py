@@ -100,6 +100,15 @@ def links_on(page, live_server) -> list[str]:
     return paths
 
 
+def errors_on(page, found: dict) -> list[str]:
+    """The console's errors and the Content Security Policy's violations since the last
+    clear, the page's own report (`found["csp"]`, from CHECK) included; a few, sorted."""
+    errors = [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
+    errors += [m for m in page.console_messages if "Content Security Policy" in m]
+    errors += page.csp_violations + found["csp"]
+    return sorted(set(errors))[:3]
+
+
 def walk(page, live_server, width: int, problems: list[str]) -> set[str]:
     """Visit the role's menu and one page of each kind it leads to; what was reached."""
     menu = [p for p in links_on(page, live_server) if kind_of(p) is None]
@@ -127,11 +136,8 @@ def walk(page, live_server, width: int, problems: list[str]) -> set[str]:
             problems.append(f"{width}px {path}: Sign out is cut off")
         if width >= 1440 and found["menuRows"] > 1:
             problems.append(f"{width}px {path}: the menu wraps onto {found['menuRows']} rows")
-        errors = [m for m in page.console_messages if m.startswith(("error", "pageerror"))]
-        errors += [m for m in page.console_messages if "Content Security Policy" in m]
-        errors += page.csp_violations + found["csp"]
-        if errors:
-            problems.append(f"{width}px {path}: {sorted(set(errors))[:3]}")
+        if errors := errors_on(page, found):
+            problems.append(f"{width}px {path}: {errors}")
         queue += [p for p in links_on(page, live_server) if kind_of(p) and p not in seen]
     return reached
 
