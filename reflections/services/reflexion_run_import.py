@@ -334,8 +334,8 @@ def _refuse_another_run_of_the_same_name(run: ParsedRun, rows: RunRows, digest: 
         kept = TaskRun.objects.filter(task_id__startswith=f"{slug}/")
         for task_id, outcome in kept.values_list("task_id", "outcome").iterator():
             if outcomes.get(task_id) != outcome:
-                now = outcomes.get(task_id, "not there")
-                reason = f"attempt {task_id} ended {outcome} in the stored run, {now} in this one"
+                here = outcomes.get(task_id, "not there")
+                reason = f"attempt {task_id} ended {outcome} in the stored run, {here} in this one"
                 break
     if reason:
         raise RunNameTaken(
