@@ -60,3 +60,23 @@ def test_a_second_run_right_after_the_first_finds_nothing_to_do():
 @pytest.mark.django_db
 def test_inside_a_transaction_nothing_runs():
     assert vacuum_rewritten() == []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="VACUUM is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_the_months_of_the_retrieval_events_and_the_plain_tables_are_all_looked_at():
+    """Autovacuum may be off: the event tables (a partitioned one by its months) are the
+    import's to analyze too, or the rollups' "events since id N" read every row."""
+    from reflections.services.maintenance import REWRITTEN, _stats
+
+    with connection.cursor() as cursor:
+        looked_at = {s.table for s in _stats(cursor, [m._meta.db_table for m in REWRITTEN])}
+        cursor.execute(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = 'reflections_retrievalevent'::regclass"
+        )
+        months = {row[0] for row in cursor.fetchall()}
+    assert months and months <= looked_at
+    assert {"reflections_reflection", "reflections_taskrun", "reflections_taskinjection"} <= (
+        looked_at
+    )
