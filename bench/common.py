@@ -69,18 +69,29 @@ def short_sql(sql: str, limit: int = 160) -> str:
     return " ".join(sql.split())[:limit]
 
 
-def children_rss_mib(parent: int) -> list[float]:
-    """Resident memory (MiB) of each child process of `parent` (gunicorn's workers), from
-    /proc: Linux only, like the rest of the benches."""
+def _resident_kib(field: int, value: int) -> list[int]:
+    """Resident memory (KiB) of each process whose /proc stat field `field` (after the name:
+    1 the parent, 2 the process group) is `value`: Linux only, like the rest of the benches."""
     sizes = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) != parent:
+            if int(fields[field]) != value:
                 continue
             status = (stat.parent / "status").read_text()
         except (OSError, IndexError, ValueError):
             continue  # the process ended while it was read
-        kib = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS"))
-        sizes.append(kib / 1024)
-    return sorted(sizes)
+        sizes.append(
+            next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+        )
+    return sizes
+
+
+def children_rss_mib(parent: int) -> list[float]:
+    """Resident memory (MiB) of each child process of `parent` (gunicorn's workers)."""
+    return sorted(kib / 1024 for kib in _resident_kib(1, parent))
+
+
+def group_rss_mib(group: int) -> float:
+    """Resident memory (MiB) of every process of the process group `group` (the peer's)."""
+    return sum(_resident_kib(2, group)) / 1024

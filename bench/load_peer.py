@@ -37,10 +37,9 @@ import re
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 
 import requests
-from common import children_rss_mib, fetch_rows, percentile
+from common import children_rss_mib, fetch_rows, group_rss_mib, percentile
 
 REQUESTS = ["list", "detail", "search", "last page"]
 PEER_PAGE = 30  # the data manager's page size (Bi("tasks", 30) in its bundle)
@@ -86,21 +85,6 @@ def search_word(texts: list[str]) -> str:
     """The word of six letters or more found in the number of texts nearest 5 %."""
     found = Counter(word for text in texts for word in set(WORD.findall(text.lower())))
     return min(sorted(found), key=lambda word: abs(found[word] - len(texts) / 20))
-
-
-def group_rss_mib(group: int) -> float:
-    """Resident memory (MiB) of every process of the process group `group`, from /proc."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != group:
-                continue
-            status = (stat.parent / "status").read_text()
-        except (OSError, IndexError, ValueError):
-            continue
-        total += next(int(line.split()[1]) for line in status.splitlines() if line[:6] == "VmRSS:")
-    return total / 1024
 
 
 def start_peer(peer, server: str) -> str:
