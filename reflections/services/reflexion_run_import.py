@@ -255,9 +255,9 @@ def import_reflexion_run(
             raise RunError(f"run name {options.label[:80]!r}: up to 255 characters, some letters")
         run = replace(run, name=replace(run.name, label=options.label))
     rows = run_rows(run, options)
-    parsed = scanned(list(rows.reflections))
     with transaction.atomic():
-        _refuse_another_run_of_the_same_name(run, rows, digest)
+        _refuse_another_run_of_the_same_name(run, rows, digest)  # before the scan's work
+        parsed = scanned(list(rows.reflections))
         reflections = import_reflections(
             parsed=parsed, label=f"Reflexion run {run.name.label}", user=user, now=now,
             create_departments=True, per_file=False,
