@@ -3,7 +3,7 @@
 Usage:
     .venv/bin/python bench/signals.py [--seed 23] [--corpus DIR] [--backend word --backend latent]
                                       [--baseline-ref REF] [--neighbours-at 100000]
-                                      [--scale default] [--work DIR]
+                                      [--scale default] [--work DIR] [--misses]
 
 A corpus is either a demo seed (`--seed N`: manage.py seed_demo writes the workspace and its
 planted.json) or a directory holding `workspace/` and `truth.json` (`--corpus DIR`), the layout
@@ -16,7 +16,9 @@ per department and quarter, and every item scored (reviews.signals) in a child p
 Printed per corpus, backend and signal: the AUC of the score over the cycle items (how well it
 ranks the planted items above the rest; "-" when a class is empty), precision and recall of the
 flag (score ≥ the signal's cut), tp / fp / fn and the number of positive items; then the time to
-score an item and to compute the neighbours.
+score an item and to compute the neighbours. `--misses` also lists every wrong flag (false
+positive or negative) with its score and first reason: for the development corpora only, since
+reading a held-out corpus's misses makes it in-sample.
 
 What counts as a positive item:
 * echo: a planted echo-chamber seed or one of its followers;
@@ -89,6 +91,7 @@ def measure(corpus: str, workspace: Path) -> dict:
     scores = {name: [] for name in NAMES}
     labels = {name: [] for name in NAMES}
     flags = {name: [] for name in NAMES}
+    misses = []  # (signal, "fp" or "fn", cycle, path, score, first reason)
     keep_right = keep_total = items = 0
     started = time.perf_counter()
     for cycle in ReviewCycle.objects.order_by("department__slug", "window_end"):
@@ -101,6 +104,10 @@ def measure(corpus: str, workspace: Path) -> dict:
                 scores[name].append(signal.score)
                 flags[name].append(signal.flagged)
                 labels[name].append(actual[name])
+                if signal.flagged != actual[name]:
+                    wrong = "fp" if signal.flagged else "fn"
+                    first = signal.reasons[0] if signal.reasons else ""
+                    misses.append((name, wrong, cycle.quarter, path, signal.score, first))
             planted_keep = truth.keep_of(path)
             if planted_keep and row.duplicate.flagged:
                 keep_total += 1
@@ -122,6 +129,7 @@ def measure(corpus: str, workspace: Path) -> dict:
             "positives": sum(labels[name]),
         }
     result["keep"] = f"{keep_right}/{keep_total}"
+    result["misses"] = misses
     return result
 
 
@@ -215,7 +223,7 @@ def scored_by(code: Path, corpus: str, workspace: Path, db: Path, backend: str) 
     return json.loads(out.strip().splitlines()[-1])
 
 
-def print_result(corpus: str, label: str, result: dict, extra: str) -> None:
+def print_result(corpus: str, label: str, result: dict, extra: str, misses: bool) -> None:
     for name in NAMES:
         r = result[name]
         print(
@@ -227,6 +235,8 @@ def print_result(corpus: str, label: str, result: dict, extra: str) -> None:
         f"{'':<18} {label:<9} {result['items']} items, {result['ms_per_item']} ms an item{extra}"
         f"; duplicate keep = the truth's for {result['keep']}"
     )
+    for name, wrong, quarter, path, score, reason in result.get("misses", []) if misses else ():
+        print(f"{'':<18} {label:<9} {name:<9} {wrong} {quarter} {score:.3f} {path}: {reason}")
 
 
 # ------------------------------------------------------------------ main
@@ -249,6 +259,11 @@ def main() -> None:
     parser.add_argument(
         "--baseline-ref",
         help="also score with the product at this git ref (word neighbours), in the same run",
+    )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="list every wrong flag (reading a held-out corpus's misses makes it in-sample)",
     )
     parser.add_argument("--code", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -278,7 +293,8 @@ def main() -> None:
             db, _ = with_neighbours(base, "word")
             old = scored_by(baseline, corpus, workspace, db, "word")
             times["baseline"] = old["ms_per_item"]
-            print_result(corpus, f"@{args.baseline_ref[:7]}", old, " (the product at that ref)")
+            label = f"@{args.baseline_ref[:7]}"
+            print_result(corpus, label, old, " (the product at that ref)", args.misses)
         for backend in backends:
             db, neighbour_seconds = with_neighbours(base, backend)
             result = scored_by(ROOT, corpus, workspace, db, backend)
@@ -288,6 +304,7 @@ def main() -> None:
                 backend,
                 result,
                 f"; neighbours {neighbour_seconds:.1f} s (compute_neighbours, whole process)",
+                args.misses,
             )
         if "baseline" in times:
             ratios = ", ".join(
