@@ -194,6 +194,17 @@ class Reflection(models.Model):
         return masked_path(self.source_path)
 
     @property
+    def task_key(self) -> str:
+        """The task this reflection was learnt on, as far as its source says: its task id, or
+        for a pass of an episodic loop (`<loop-id>/<iteration>`) the loop, since one loop is
+        one task tried again; "" when unknown."""
+        if self.task_id:
+            return self.task_id
+        if self.format == Format.EPISODIC and "/" in self.external_id:
+            return "loop:" + self.external_id.rsplit("/", 1)[0]
+        return ""
+
+    @property
     def multiplier(self) -> float:
         return STATE_MULTIPLIERS[State(self.state)]
 

@@ -192,7 +192,7 @@ class Twin:
     text: str = ""  # title and body: what the duplicate rule reads names and figures from
     lift: float | None = None
     kind: str = ""  # failure, partial, success or decision ("" when not read)
-    task: str = ""  # the task it reflects on ("" when unknown)
+    task: str = ""  # the task it reflects on (Reflection.task_key; "" when unknown)
     task_type: str = ""  # "" when the reflection does not say
 
 
@@ -206,6 +206,8 @@ TWIN_FIELDS = (
     "body",
     "kind",
     "task_id",
+    "format",
+    "external_id",
     "task_type",
 )
 
@@ -220,7 +222,7 @@ def _twin(reflection: Reflection, similarity: float, key: str) -> Twin:
         similarity=similarity,
         text=f"{reflection.title}\n{reflection.body}",
         kind=reflection.kind,
-        task=reflection.task_id or "",
+        task=reflection.task_key,
         task_type=reflection.task_type or "",
     )
 

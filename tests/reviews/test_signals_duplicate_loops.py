@@ -1,0 +1,53 @@
+"""Two passes of one episodic loop (`<loop-id>/<iteration>`) are two tries at one task: the
+duplicate rule's "another pass at its task" reads the loop as the task when the source names
+no task id (Reflection.task_key, reviews.selectors.signal_facts)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from reflections.models import Format, Reflection
+from reflections.similarity.backends import LatentBackend
+from reviews.selectors.signal_facts import _twin
+from reviews.signals.duplicate import score_duplicate
+
+SCALE = LatentBackend().calibration
+
+
+def reflection(format, external_id="", task_id="", path="p.json") -> Reflection:
+    return Reflection(
+        source_path=path,
+        format=format,
+        external_id=external_id,
+        task_id=task_id,
+        title="Check the door plan",
+        body="Check the door plan before booking.",
+        kind="failure",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+
+
+def test_an_episodic_pass_is_learnt_on_its_loop():
+    one = reflection(Format.EPISODIC, "ralph-del-20251215-0004/1")
+    two = reflection(Format.EPISODIC, "ralph-del-20251215-0004/2")
+    other = reflection(Format.EPISODIC, "ralph-del-20251215-0005/1")
+    assert one.task_key == two.task_key == "loop:ralph-del-20251215-0004"
+    assert other.task_key != one.task_key
+
+
+def test_a_named_task_id_wins_and_other_formats_without_one_have_no_task():
+    assert reflection(Format.EPISODIC, "loop/1", task_id="t-7").task_key == "t-7"
+    assert reflection(Format.EPISODIC, "1").task_key == ""  # a file outside a loop folder
+    assert reflection(Format.HEURISTIC, "erl_1").task_key == ""
+    assert reflection(Format.FRONTMATTER, task_id="t-8").task_key == "t-8"
+
+
+def test_two_passes_of_one_loop_that_are_not_near_verbatim_are_not_one_lesson():
+    first = reflection(Format.EPISODIC, "ralph-del-1/1", path="a/001.json")
+    second = reflection(Format.EPISODIC, "ralph-del-1/2", path="a/002.json")
+    close = SCALE.alike_full * 0.9  # alike enough to count, short of near-verbatim
+    signal = score_duplicate(
+        [_twin(second, 1.0, "a/002.json"), _twin(first, close, "a/001.json")], SCALE
+    )
+    assert not signal.flagged
+    assert "another pass at its task" in signal.reasons[0]
