@@ -11,8 +11,11 @@ What it does:
    TEMPLATE``, then a ``CHECKPOINT`` so that its writing is over before anything is timed):
    the queue steps record verdicts, and a run must not change the demo it reads. The copy is
    dropped at the end unless --keep-copy.
-2. Sets the demo users' password on the copy (``create_demo_users --password``) and serves
-   the app with gunicorn, 2 workers (``reflexion_site.wsgi``), on loopback.
+2. Sets the demo users' password on the copy (``create_demo_users --password``), runs the
+   task worker until its queue is empty (``db_worker --batch``: an installation's worker
+   prepares a cycle's evidence when it opens, and a database built without one, as the demo
+   steps run by hand are, would otherwise be timed computing it on the first view of each
+   item), then serves the app with gunicorn, 2 workers (``reflexion_site.wsgi``), on loopback.
 3. For each concurrency level (1, 5 and 20 users by default) runs a bounded mixed workload:
    every virtual user signs in and repeats a round of requests — the reflection list, a
    reflection's detail, a queue item, the next item fetched in the background as queue.js does
@@ -333,6 +336,16 @@ def main() -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
+    started = time.perf_counter()
+    subprocess.run(
+        [python, "manage.py", "db_worker", "--batch", "--queue-name", "*"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    print(f"task worker: queue emptied in {time.perf_counter() - started:.1f} s")
     details = [
         pk
         for (pk,) in fetch_rows(
