@@ -1,9 +1,11 @@
-"""What the page benchmarks share: Django on the bench database, percentiles, and replaying a
-request's SQL statement by statement to find the one query it cannot avoid."""
+"""What the page benchmarks share: Django on the bench database, manage.py commands against
+it, percentiles, and replaying a request's SQL statement by statement to find the one query
+it cannot avoid."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,6 +27,18 @@ def setup_django(*, db: str, server: str = DEFAULT_SERVER) -> None:
 
     setup_test_environment()  # the test client's host, and templates it can inspect
     call_command("migrate", verbosity=0)
+
+
+def manage(env: dict, *args: str) -> None:
+    """`manage.py <args>` in a child process with `env` (its DATABASE_URL), its output
+    discarded but for errors; a failure stops the bench."""
+    subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def fetch_rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:

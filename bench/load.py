@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import load_pages  # noqa: E402
 import load_peer  # noqa: E402
-from common import children_rss_mib, fetch_rows, percentile  # noqa: E402
+from common import children_rss_mib, fetch_rows, manage, percentile  # noqa: E402
 
 PASSWORD = "bench-load-password"
 LIST = "reflection list"
@@ -326,25 +326,10 @@ def main() -> None:
         "API_RATE_LIMIT": "0",
     }
     python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
-    subprocess.run(
-        [python, "manage.py", "create_demo_users", "--password", PASSWORD],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "create_demo_users", "--password", PASSWORD)
     started = time.perf_counter()
-    subprocess.run(
-        [python, "manage.py", "db_worker", "--batch", "--queue-name", "*"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    manage(env, "db_worker", "--batch", "--queue-name", "*", "-v", "0")
     print(f"task worker: queue emptied in {time.perf_counter() - started:.1f} s")
     details = [
         pk
