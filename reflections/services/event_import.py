@@ -13,7 +13,6 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from reflections import bulk
-from reflections.caching import EVENTS, MEMORY, bump_data_version
 from reflections.importers.base import ParsedRetrieval, ParseError, Rejection, normalise_text
 from reflections.importers.events import detect_log_kind, parse_retrieval_lines
 from reflections.importers.trajectory import (
@@ -32,15 +31,11 @@ from reflections.services.batches import (
     lock_imports,
     quote_value,
 )
-from reflections.services.counters import (
-    add_retrieval_counts,
-    count_useful_after_import,
-    start_remembering_outcomes,
-)
+from reflections.services.counters import start_remembering_outcomes
+from reflections.services.event_rollups import after_events_imported
 from reflections.services.partitions import ensure_partitions, utc_months
-from reflections.services.rollups import max_event_id, refresh_rollup_after_import, shift_flows
+from reflections.services.rollups import max_event_id
 from reflections.services.task_import import import_task_lines
-from reflections.services.task_rollup import refresh_task_outcome_days
 
 LOG_SUFFIXES = {".jsonl": "jsonl", ".csv": "csv", ".json": "pool"}
 
@@ -294,14 +289,13 @@ def import_events(
                 counts["tasks"]["created"] += created
                 counts["tasks"]["updated"] += updated
                 counts["tasks"]["unchanged"] += unchanged
-        if counts["retrievals"]["created"]:
-            add_retrieval_counts(first_new_event)
-            refresh_rollup_after_import(first_new_event, counts["retrievals"]["created"])
-            shift_flows(where="e.id >= %s", params=[first_new_event], sign=1)
-        count_useful_after_import(first_new_event)
-        if counts["tasks"]["created"] or counts["tasks"]["updated"]:
-            refresh_task_outcome_days(pairs=task_pairs)
-        bump_data_version(MEMORY, EVENTS)  # cached figures read the events' rollups
+        after_events_imported(
+            first_new_event,
+            retrievals=counts["retrievals"]["created"],
+            tasks_created=counts["tasks"]["created"],
+            tasks_changed=counts["tasks"]["created"] + counts["tasks"]["updated"],
+            task_pairs=task_pairs,
+        )
         summary.created = counts["retrievals"]["created"] + counts["tasks"]["created"]
         summary.updated = counts["tasks"]["updated"]
         summary.unchanged = counts["retrievals"]["unchanged"] + counts["tasks"]["unchanged"]

@@ -10,6 +10,7 @@ from reflections.models import Reflection
 from reflections.services.maintenance import (
     TableStats,
     Thresholds,
+    analyze_filled,
     maintenance_due,
     vacuum_rewritten,
 )
@@ -80,3 +81,29 @@ def test_the_months_of_the_retrieval_events_and_the_plain_tables_are_all_looked_
     assert {"reflections_reflection", "reflections_taskrun", "reflections_taskinjection"} <= (
         looked_at
     )
+
+
+def reltuples(table: str) -> float:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", [table])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="ANALYZE is PostgreSQL's")
+@pytest.mark.django_db
+def test_a_table_filled_inside_the_job_is_analyzed_there_counting_its_new_rows():
+    """No autovacuum sees a transaction's rows before it commits: the import's rollups would
+    be planned on statistics that do not count what it just wrote."""
+    known = max(reltuples("reflections_reflection"), 0)
+    added = int(DEFAULTS.analyze + DEFAULTS.analyze_scale * known) + 1
+    ReflectionFactory.create_batch(added)
+
+    assert analyze_filled(Reflection, added) is True
+    assert reltuples("reflections_reflection") >= added
+    ReflectionFactory.create()
+    assert analyze_filled(Reflection, 1) is False  # one row more is not worth a new analyze
+
+
+@pytest.mark.django_db
+def test_nothing_added_is_never_analyzed():
+    assert analyze_filled(Reflection, 0) is False
