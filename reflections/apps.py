@@ -19,6 +19,6 @@ def _new_release(sender, using, **kwargs) -> None:
     """Every release runs `migrate` (docs/operations.md): the figures cached under the data's
     version were computed by the code before it, so they go (a changed computation would
     otherwise be served until the next import; seen with the projection's scope)."""
-    from reflections.caching import EVENTS, MEMORY, bump_data_version
+    from reflections.caching import bump_for_release
 
-    bump_data_version(MEMORY, EVENTS)
+    bump_for_release()

@@ -22,6 +22,12 @@ MEMORY = "memory"  # reflections, their states and history, retrievals, tasks
 # injections, neighbours. Bumped by imports and recounts but not by state changes, so figures
 # bound to a past window (a review item's prepared evidence) survive every verdict.
 EVENTS = "events"
+# What a past window's figures read (a review item's prepared evidence): moved with EVENTS by
+# every change to what happened, but not by a release's migrate, since those figures carry
+# the version of the code that computed them (reviews.services.evidence.code_version). Moved
+# by each release too, a large installation's open cycles were computed again item by item
+# as reviewers opened them (1.1 s an item at 100,000 reflections).
+WINDOWS = "windows"
 TIMEOUT = 24 * 3600  # a version no one bumps still expires within a day
 
 
@@ -33,10 +39,20 @@ def data_version(name: str = MEMORY) -> str:
 
 def bump_data_version(*names: str) -> None:
     """Make every figure cached under the current version of ``names`` (default MEMORY)
-    unreachable. Inside the writer's transaction: readers keep the old version (and old
-    figures) until the change commits."""
-    for name in names or (MEMORY,):
+    unreachable; EVENTS moves WINDOWS with it. Inside the writer's transaction: readers keep
+    the old version (and old figures) until the change commits."""
+    names = names or (MEMORY,)
+    for name in names:
         _bump(name)
+    if EVENTS in names and WINDOWS not in names:
+        _bump(WINDOWS)
+
+
+def bump_for_release() -> None:
+    """A release's migrate: every figure cached under MEMORY or EVENTS goes (the code that
+    computed it may have changed); WINDOWS stays (prepared evidence names its code's version)."""
+    _bump(MEMORY)
+    _bump(EVENTS)
 
 
 def _bump(name: str) -> None:

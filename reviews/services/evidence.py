@@ -3,8 +3,9 @@ when it opens and stored with the item (reviews.models.PreparedEvidence), so a q
 reads one row instead of scoring the item again.
 
 What is stored can only change when events inside the (past) window are imported late or
-the neighbours are recomputed: it is stamped with the EVENTS data version (reflections.caching;
-imports bump it, verdicts do not) and a digest of the code that computed it. A stale or
+the neighbours are recomputed: it is stamped with the WINDOWS data version (reflections.caching;
+imports and recounts move it with EVENTS, verdicts and releases do not) and a digest of the code
+that computed it. A stale or
 missing row is recomputed for that item, stored and used: never wrong, only slower. Stored too,
 so that a queue step computes nothing: the duplicate guard's window figures (retrievals and lift)
 for the item and each neighbour it shows, and each neighbour's word diff against the item (used
@@ -24,7 +25,7 @@ from django.utils import timezone
 
 from reflections import lift as lift_module
 from reflections import tool_names as tool_names_module
-from reflections.caching import EVENTS, data_version
+from reflections.caching import WINDOWS, data_version
 from reflections.lift import Lift
 from reflections.similarity import backends as backends_module
 from reflections.similarity import text as text_module
@@ -80,8 +81,9 @@ def code_version() -> str:
 
 
 def evidence_version() -> str:
-    """What a stored row must carry to be used: the events' data version and the code's."""
-    return f"{data_version(EVENTS)}/{code_version()}"
+    """What a stored row must carry to be used: the past windows' data version (moved by every
+    change to what happened, not by a release) and the code's."""
+    return f"{data_version(WINDOWS)}/{code_version()}"
 
 
 @dataclass(frozen=True)
