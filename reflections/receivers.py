@@ -91,8 +91,10 @@ def _recount_active_set_of_reflection(sender, instance, created, raw, **kwargs):
 
 
 def _bump_events_of_agent(sender, instance, raw, **kwargs):
-    if not raw:  # renamed or moved department: prepared review evidence names its agents
-        bump_data_version(EVENTS)
+    # Renamed or moved department: prepared review evidence names its agents, and the
+    # list's filter offers them by department (reflections.selectors.reflections).
+    if not raw:
+        bump_data_version(MEMORY, EVENTS)
 
 
 def connect() -> None:

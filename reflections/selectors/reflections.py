@@ -163,7 +163,7 @@ def reflection_list(*, user, filters: ReflectionFilters) -> QuerySet[Reflection]
 @dataclass(frozen=True)
 class FilterOptions:
     departments: QuerySet[Department]
-    agents: QuerySet[Agent]
+    agents: list[str]  # names
     kinds: list[tuple[str, str]]
     outcomes: list[tuple[str, str]]
     states: list[tuple[str, str]]
@@ -173,26 +173,19 @@ class FilterOptions:
 def filter_options(user) -> FilterOptions:
     """The choices the filter bar offers this user: only what they could find anyway."""
     departments = access.visible_departments(user).only("slug", "name")
-    agents = Agent.objects.only("name").order_by("name")
-    if not access.sees_all_departments(user):
-        # An agent may write into a department it is not mapped to: offer the authors
-        # of visible reflections as well as the agents mapped to visible departments.
-        authors = Reflection.objects.filter(department__in=access.visible_departments(user))
-        agents = agents.filter(
-            Q(department__in=access.visible_departments(user))
-            | Q(pk__in=authors.values("agent_id"))
-        )
+    roles = access.user_roles(user)
     states = State.choices
-    if access.ADMIN not in access.user_roles(user):
+    if access.ADMIN not in roles:
         states = [c for c in states if c[0] != State.QUARANTINED]
-        # An agent known only from quarantined reflections, or stored under a masked name,
-        # would tell a non-admin that something unsafe was filed (and show its mask).
-        authored = Reflection.objects.filter(agent__isnull=False)
-        quarantined = authored.filter(state=State.QUARANTINED).values("agent_id")
-        shown = authored.exclude(state=State.QUARANTINED).values("agent_id")
-        agents = agents.exclude(name__contains="[REDACTED:").exclude(
-            Q(pk__in=quarantined) & ~Q(pk__in=shown)
-        )
+    sees_all = access.sees_all_departments(user)
+    visible = () if sees_all else tuple(sorted(departments.values_list("pk", flat=True)))
+    # Three semi-joins over every reflection (200 ms at 100,000 reflections): kept under the
+    # memory's version, which imports and state changes move.
+    agents = cached(
+        "filter-agents",
+        (sees_all, visible, access.ADMIN in roles),
+        lambda: _agent_names(visible, sees_all=sees_all, admin=access.ADMIN in roles),
+    )
     return FilterOptions(
         departments=departments,
         agents=agents,
@@ -201,6 +194,25 @@ def filter_options(user) -> FilterOptions:
         states=states,
         sorts=[(key, label) for key, (label, _) in LIST_SORTS.items()],
     )
+
+
+def _agent_names(visible: tuple[int, ...], *, sees_all: bool, admin: bool) -> list[str]:
+    agents = Agent.objects.order_by("name")
+    if not sees_all:
+        # An agent may write into a department it is not mapped to: offer the authors
+        # of visible reflections as well as the agents mapped to visible departments.
+        authors = Reflection.objects.filter(department__in=visible)
+        agents = agents.filter(Q(department__in=visible) | Q(pk__in=authors.values("agent_id")))
+    if not admin:
+        # An agent known only from quarantined reflections, or stored under a masked name,
+        # would tell a non-admin that something unsafe was filed (and show its mask).
+        authored = Reflection.objects.filter(agent__isnull=False)
+        quarantined = authored.filter(state=State.QUARANTINED).values("agent_id")
+        shown = authored.exclude(state=State.QUARANTINED).values("agent_id")
+        agents = agents.exclude(name__contains="[REDACTED:").exclude(
+            Q(pk__in=quarantined) & ~Q(pk__in=shown)
+        )
+    return list(agents.values_list("name", flat=True))
 
 
 @dataclass

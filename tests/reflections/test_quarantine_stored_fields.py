@@ -123,7 +123,7 @@ def masked_author(tmp_path):
 @pytest.mark.parametrize("role", ["reviewer", "manager", "rater"])
 def test_a_masked_agent_is_not_offered_in_the_agent_filter(masked_author, role):
     user = UserFactory(roles=[role], departments=[masked_author.department])
-    names = [a.name for a in filter_options(user).agents]
+    names = filter_options(user).agents
     assert "visible-agent" in names
     assert masked_author.name not in names
     client = Client()
@@ -136,12 +136,27 @@ def test_a_masked_agent_is_not_offered_in_the_agent_filter(masked_author, role):
 
 def test_an_admin_is_offered_the_masked_agent(masked_author):
     admin = UserFactory(roles=["admin"])
-    assert masked_author.name in [a.name for a in filter_options(admin).agents]
+    assert masked_author.name in filter_options(admin).agents
 
 
 def test_an_agent_known_only_from_quarantined_reflections_is_not_offered():
     hidden = ReflectionFactory(agent__name="quiet-agent", state=State.QUARANTINED)
     ReflectionFactory(agent__name="busy-agent", agent__department=hidden.department)
     user = UserFactory(roles=["reviewer"], departments=[hidden.department])
-    names = [a.name for a in filter_options(user).agents]
+    names = filter_options(user).agents
     assert "busy-agent" in names and "quiet-agent" not in names
+
+
+def test_the_agent_choices_kept_between_pages_follow_a_rename_and_a_quarantine():
+    reflection = ReflectionFactory(agent__name="old-name")
+    user = UserFactory(roles=["reviewer"], departments=[reflection.department])
+    assert "old-name" in filter_options(user).agents
+    agent = reflection.agent
+
+    agent.name = "new-name"
+    agent.save()
+    assert "new-name" in filter_options(user).agents
+    assert "old-name" not in filter_options(user).agents
+
+    reflection.change_state(State.QUARANTINED, by=user, why="a secret in it")
+    assert "new-name" not in filter_options(user).agents
