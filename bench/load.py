@@ -15,7 +15,9 @@ What it does:
    task worker until its queue is empty (``db_worker --batch``: an installation's worker
    prepares a cycle's evidence when it opens, and a database built without one, as the demo
    steps run by hand are, would otherwise be timed computing it on the first view of each
-   item), then serves the app with gunicorn, 2 workers (``reflexion_site.wsgi``), on loopback.
+   item) and prepares what an upgrade of the evidence code left stale (``prepare_evidence
+   --open --stale-only``, docs/operations.md), then serves the app with gunicorn, 2 workers
+   (``reflexion_site.wsgi``), on loopback.
 3. For each concurrency level (1, 5 and 20 users by default) runs a bounded mixed workload:
    every virtual user signs in and repeats a round of requests — the reflection list, a
    reflection's detail, a queue item, the next item fetched in the background as queue.js does
@@ -330,7 +332,8 @@ def main() -> None:
     manage(env, "create_demo_users", "--password", PASSWORD)
     started = time.perf_counter()
     manage(env, "db_worker", "--batch", "--queue-name", "*", "-v", "0")
-    print(f"task worker: queue emptied in {time.perf_counter() - started:.1f} s")
+    manage(env, "prepare_evidence", "--open", "--stale-only")
+    print(f"task worker and stale evidence: done in {time.perf_counter() - started:.1f} s")
     details = [
         pk
         for (pk,) in fetch_rows(
