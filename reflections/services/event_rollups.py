@@ -25,9 +25,9 @@ def after_events_imported(
     """Everything that reads the events from `first_new_event` on and the tasks of
     `task_pairs` (department, task type), given how many were created or changed."""
     # The statements below read what was just written: planned on statistics that count it.
-    analyze_filled(RetrievalEvent, retrievals)
-    for model in (TaskRun, TaskInjection):
-        analyze_filled(model, tasks_created)
+    analyze_filled(
+        {RetrievalEvent: retrievals, TaskRun: tasks_created, TaskInjection: tasks_created}
+    )
     if retrievals:
         add_retrieval_counts(first_new_event)
         refresh_rollup_after_import(first_new_event, retrievals)

@@ -98,12 +98,32 @@ def test_a_table_filled_inside_the_job_is_analyzed_there_counting_its_new_rows()
     added = int(DEFAULTS.analyze + DEFAULTS.analyze_scale * known) + 1
     ReflectionFactory.create_batch(added)
 
-    assert analyze_filled(Reflection, added) is True
+    assert analyze_filled({Reflection: added}) == ["reflections_reflection"]
     assert reltuples("reflections_reflection") >= added
     ReflectionFactory.create()
-    assert analyze_filled(Reflection, 1) is False  # one row more is not worth a new analyze
+    assert analyze_filled({Reflection: 1}) == []  # an API's batch: not worth an analyze
 
 
 @pytest.mark.django_db
 def test_nothing_added_is_never_analyzed():
-    assert analyze_filled(Reflection, 0) is False
+    assert analyze_filled({Reflection: 0}) == []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="ANALYZE is PostgreSQL's")
+@pytest.mark.django_db
+def test_an_event_batch_analyzes_the_tables_it_filled_before_its_rollups_read_them(
+    monkeypatch,
+):
+    from reflections.services import event_rollups
+    from reflections.services.counters import start_remembering_outcomes
+
+    seen = []
+    monkeypatch.setattr(event_rollups, "analyze_filled", lambda added: seen.append(added) or [])
+    start_remembering_outcomes()  # what an import does before it writes
+    event_rollups.after_events_imported(
+        1, retrievals=120, tasks_created=80, tasks_changed=80, task_pairs=[]
+    )
+
+    from reflections.models import RetrievalEvent, TaskInjection, TaskRun
+
+    assert seen == [{RetrievalEvent: 120, TaskRun: 80, TaskInjection: 80}]
