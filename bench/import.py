@@ -16,13 +16,16 @@ parsers, untimed) through its HTTP API, timed from the upload until the project 
 task: ours, peer, ours, peer, … (--rounds, 2 by default), so both see the same machine at the
 same time. It prints rows/s of each, ours ÷ peer per round and their median. Absolute times
 drift on these shared machines; the ratios measured side by side are what we track. Without
---peer no peer figure is printed.
+--peer no peer figure is printed. With --sqlite each round also times ours into a fresh
+SQLite database (the project's zero-setup default, and the peer's own), after the COPY and
+before the peer, and prints ours ÷ peer for it: with the peer on SQLite too (its default),
+both store into the same engine.
 
 Usage:
 
     .venv/bin/python bench/import.py [--scale default large | --files 10000 | --workspace DIR ...]
                                      [--peer] [--peer-db sqlite|postgresql] [--rounds 2]
-                                     [--db reflexion_bench] [--events]
+                                     [--db reflexion_bench] [--events] [--sqlite]
 
 Workspaces are generated under bench/out/ws-<scale> the first time (the large one takes ten
 minutes). --events also times the retrieval log of each workspace against COPY, in process.
@@ -42,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "bench/out"
 sys.path.insert(0, str(ROOT))
 
 TARGET_COPY_RATIO = 0.8  # issue 29: end to end at least 0.8 of COPY of the same rows
@@ -55,6 +59,7 @@ class Round:
     copy: float  # seconds, COPY FROM of the same rows
     peer_rows: int = 0
     peer: float | None = None  # seconds, the peer's upload until stored
+    ours_sqlite: float | None = None  # seconds, the command into SQLite (--sqlite)
 
 
 def main() -> None:
@@ -75,6 +80,11 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="Label Studio in the same run")
     parser.add_argument("--peer-db", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--rounds", type=int, help="ours (and the peer) each; 2 with --peer")
+    parser.add_argument(
+        "--sqlite",
+        action="store_true",
+        help="also ours into SQLite each round (the zero-setup default; the peer's own default)",
+    )
     args = parser.parse_args()
     rounds = args.rounds or (2 if args.peer else 1)
 
@@ -100,9 +110,10 @@ def main() -> None:
             print(f"  answering on {peer.start(args.peer_db, args.server)}", flush=True)
         for workspace in workspaces:
             measured = [
-                bench_round(workspace, args.server, args.db, peer, i + 1) for i in range(rounds)
+                bench_round(workspace, args.server, args.db, peer, i + 1, sqlite=args.sqlite)
+                for i in range(rounds)
             ]
-            report(workspace, measured, peer)
+            report(workspace, measured, peer, args.peer_db)
             if args.events:
                 report_events(bench_retrievals(workspace))
     finally:
@@ -112,7 +123,7 @@ def main() -> None:
                 peer.drop_postgres(args.server)
 
 
-def report(workspace: Path, rounds: list[Round], peer) -> None:
+def report(workspace: Path, rounds: list[Round], peer, peer_db: str = "sqlite") -> None:
     print(f"\nreflections of {workspace.name}")
     print(
         f"{'round':<7} {'rows':>9} {'ours rows/s':>12} {'COPY rows/s':>12} {'÷ COPY':>7}"
@@ -133,6 +144,15 @@ def report(workspace: Path, rounds: list[Round], peer) -> None:
         verdicts.append(f"÷ peer ≥ {TARGET_PEER_RATIO}: {_verdict(peer_ratio, TARGET_PEER_RATIO)}")
     print(line)
     print("  " + "; ".join(verdicts))
+    if rounds[0].ours_sqlite:
+        per_round = ", ".join(f"{r.rows / r.ours_sqlite:,.0f}" for r in rounds)
+        text = f"  ours into SQLite: {per_round} rows/s"
+        if peer:
+            on_sqlite = statistics.median(
+                (r.rows / r.ours_sqlite) / (r.peer_rows / r.peer) for r in rounds
+            )
+            text += f"; ÷ peer (median) {on_sqlite:.2f}, the peer on {peer_db}"
+        print(text)
     if peer:
         print(
             f"  peer: Label Studio {peer.VERSION} on this machine in this run, the same "
@@ -225,8 +245,11 @@ def _copy_back(table: str, columns: list[str], select_sql: str) -> tuple[int, fl
         return n, time.perf_counter() - started
 
 
-def bench_round(workspace: Path, server: str, db: str, peer, number: int) -> Round:
-    """One round: ours end to end into a fresh database, COPY of the same rows, the peer."""
+def bench_round(
+    workspace: Path, server: str, db: str, peer, number: int, *, sqlite: bool = False
+) -> Round:
+    """One round: ours end to end into a fresh database, COPY of the same rows, ours into
+    SQLite (`sqlite`), the peer."""
     from reflections.services.reflection_import import REFLECTION_COLUMNS
 
     _fresh_database(server, db)
@@ -266,6 +289,10 @@ def bench_round(workspace: Path, server: str, db: str, peer, number: int) -> Rou
         cursor.execute("DROP TABLE bench_reflection_rows, bench_history_rows")
     print(f"  raw COPY of the same {n:,} rows: {copy:.1f} s", flush=True)
     measured = Round(rows, ours, copy)
+    if sqlite:
+        connection.close()
+        measured.ours_sqlite = _ours_into_sqlite(command)
+        print(f"  ours into SQLite: {measured.ours_sqlite:.1f} s", flush=True)
     if peer:
         texts = _texts(workspace)
         connection.close()  # nothing of ours stays open while the peer works
@@ -273,6 +300,31 @@ def bench_round(workspace: Path, server: str, db: str, peer, number: int) -> Rou
         measured.peer = peer.import_texts(texts)
         print(f"  peer: {len(texts):,} texts in {measured.peer:.1f} s", flush=True)
     return measured
+
+
+def _ours_into_sqlite(command: list[str]) -> float:
+    """The same command into a fresh SQLite database (a migrated copy, untimed), timed from
+    process start to exit."""
+    import shutil
+
+    template, target = OUT / "import-template.sqlite3", OUT / "import-ours.sqlite3"
+    if not template.exists():
+        subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"],
+            check=True,
+            env={**os.environ, "DATABASE_URL": f"sqlite:///{template}"},
+        )
+    for leftover in OUT.glob("import-ours.sqlite3*"):
+        leftover.unlink()
+    shutil.copyfile(template, target)
+    started = time.perf_counter()
+    subprocess.run(
+        [*command, "--create-departments", "--json"],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{target}"},
+    )
+    return time.perf_counter() - started
 
 
 _TEXTS: dict[Path, list[str]] = {}
