@@ -72,6 +72,12 @@ def note_injection_deltas(rows_sql: str, *, sign: int, params: list | None = Non
     )
 
 
+def noted_count_changes() -> str:
+    """SELECT reflection_id, n: each reflection's injections added less removed, as noted so
+    far (what its injection_count moves by; counters.shift_injection_counts)."""
+    return f"SELECT reflection_id, SUM(tasks) AS n FROM {DELTAS} GROUP BY reflection_id"
+
+
 def note_stored_injections(where: str, *, sign: int, params: list | None = None) -> int:
     """note_injection_deltas for the stored injections ``i`` of tasks ``t`` that ``where``
     selects, with the tasks' facts as they are now."""

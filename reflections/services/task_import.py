@@ -21,6 +21,7 @@ from reflections.services.injection_rollup import (
     finish_injection_deltas,
     note_injection_deltas,
     note_stored_injections,
+    noted_count_changes,
     start_injection_deltas,
 )
 
@@ -164,10 +165,6 @@ def import_task_lines(
             + f" FROM {TASK_STAGING} s WHERE {task_table}.task_id = s.task_id "
             "AND s.task_id IN (SELECT task_id FROM staging_changed)"
         )
-        shift_injection_counts(
-            f"SELECT reflection_id, -COUNT(*) AS n FROM {inj_table} "
-            f"WHERE task_run_id IN ({changed_runs}) GROUP BY reflection_id"
-        )
         bulk.execute(f"DELETE FROM {inj_table} WHERE task_run_id IN ({changed_runs})")
         bulk.execute("DROP TABLE staging_changed")
         created += bulk.execute(
@@ -184,9 +181,6 @@ def import_task_lines(
             f"WHERE NOT EXISTS (SELECT 1 FROM {inj_table} x "
             "WHERE x.task_run_id = t.id AND x.reflection_id = i.reflection_id)"
         )
-        shift_injection_counts(
-            "SELECT reflection_id, COUNT(*) AS n FROM staging_new_injection GROUP BY reflection_id"
-        )
         note_injection_deltas("SELECT * FROM staging_new_injection", sign=1)
         bulk.execute("DROP TABLE staging_new_injection")
         bulk.execute(
@@ -200,6 +194,9 @@ def import_task_lines(
             progress(len(chunk))
     bulk.drop_staging_table(TASK_STAGING)
     bulk.drop_staging_table("staging_injection")
+    # Once per file, not per chunk: each UPDATE writes a new version of every reflection it
+    # touches, with an entry in each of its indexes, and a year's log is a dozen chunks.
+    shift_injection_counts(noted_count_changes())
     finish_injection_deltas()
     return created, updated, total - created - updated
 

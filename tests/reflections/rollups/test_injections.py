@@ -71,6 +71,25 @@ def test_new_and_changed_tasks_move_their_injections(workspace):
     assert (injections_of(FINANCE), injections_of(SALES)) == (2, 3)
 
 
+def test_a_log_read_in_many_chunks_moves_the_counts_once_by_their_sum(workspace, monkeypatch):
+    # A year's task log is a dozen chunks; the counters are moved once per file from what the
+    # chunks noted, and come out as if the file were one chunk.
+    monkeypatch.setattr("reflections.services.task_import.EVENT_CHUNK_ROWS", 1)
+    write_tasks(workspace, injected("t1", FINANCE, SALES), injected("t2", FINANCE))
+    import_tasks(workspace)
+    write_tasks(
+        workspace,
+        injected("t1", SALES, outcome="failure"),
+        injected("t2", FINANCE, SALES),
+        injected("t3", FINANCE, SALES),
+    )
+
+    import_tasks(workspace)
+
+    assert (injections_of(FINANCE), injections_of(SALES)) == (2, 3)
+    assert injections() == injections_recount()
+
+
 def test_injections_saved_one_at_a_time_are_counted():
     reflection = ReflectionFactory()
     TaskInjectionFactory(reflection=reflection)
