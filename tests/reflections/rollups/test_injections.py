@@ -52,7 +52,11 @@ def test_reimporting_the_same_tasks_leaves_the_injection_counts_as_they_were(wor
     assert injections() == before == injections_recount()
 
 
-def test_new_and_changed_tasks_move_their_injections(workspace):
+# A year's task log is a dozen chunks: the counters move once per file, by the sum of what the
+# chunks noted, and come out as if the file were one chunk.
+@pytest.mark.parametrize("chunk_rows", [200_000, 1], ids=["one chunk", "a chunk a task"])
+def test_new_and_changed_tasks_move_their_injections(workspace, monkeypatch, chunk_rows):
+    monkeypatch.setattr("reflections.services.task_import.EVENT_CHUNK_ROWS", chunk_rows)
     write_tasks(workspace, injected("t1", FINANCE, SALES), injected("t2", FINANCE))
     import_tasks(workspace)
     # t1 changed (its outcome) and now injects only SALES; t2 is as it was but names another
@@ -69,25 +73,6 @@ def test_new_and_changed_tasks_move_their_injections(workspace):
     assert (summary.details["tasks"]["created"], summary.details["tasks"]["updated"]) == (1, 1)
     assert injections() == injections_recount()
     assert (injections_of(FINANCE), injections_of(SALES)) == (2, 3)
-
-
-def test_a_log_read_in_many_chunks_moves_the_counts_once_by_their_sum(workspace, monkeypatch):
-    # A year's task log is a dozen chunks; the counters are moved once per file from what the
-    # chunks noted, and come out as if the file were one chunk.
-    monkeypatch.setattr("reflections.services.task_import.EVENT_CHUNK_ROWS", 1)
-    write_tasks(workspace, injected("t1", FINANCE, SALES), injected("t2", FINANCE))
-    import_tasks(workspace)
-    write_tasks(
-        workspace,
-        injected("t1", SALES, outcome="failure"),
-        injected("t2", FINANCE, SALES),
-        injected("t3", FINANCE, SALES),
-    )
-
-    import_tasks(workspace)
-
-    assert (injections_of(FINANCE), injections_of(SALES)) == (2, 3)
-    assert injections() == injections_recount()
 
 
 def test_injections_saved_one_at_a_time_are_counted():
