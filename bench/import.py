@@ -302,13 +302,19 @@ def bench_round(
     return measured
 
 
+_SQLITE_TEMPLATE: list[Path] = []
+
+
 def _ours_into_sqlite(command: list[str]) -> float:
     """The same command into a fresh SQLite database (a migrated copy, untimed), timed from
     process start to exit."""
     import shutil
 
     template, target = OUT / "import-template.sqlite3", OUT / "import-ours.sqlite3"
-    if not template.exists():
+    if not _SQLITE_TEMPLATE:  # migrated once per run: a template left by older code is stale
+        for stale in OUT.glob("import-template.sqlite3*"):
+            stale.unlink()
+        _SQLITE_TEMPLATE.append(template)
         subprocess.run(
             [sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"],
             check=True,
