@@ -4,10 +4,12 @@ answer is logged once (PostgreSQL: real concurrent transactions)."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
 from django.test import Client
+from django.utils import timezone
 
 from api.services.tokens import create_token
 from reflections.models import RetrievalEvent
@@ -22,7 +24,14 @@ def test_concurrent_retries_with_one_key_log_the_answer_once():
     sales = DepartmentFactory(slug="sales")
     agent = AgentFactory(name="sales-bot", department=sales)
     for n in range(3):
-        ReflectionFactory(department=sales, agent=agent, title=f"invoice export lesson {n}")
+        ReflectionFactory(
+            department=sales,
+            agent=agent,
+            title=f"invoice export lesson {n}",
+            # Before now whatever the factory's count: a long test process once made these
+            # "tomorrow", and the retrieval, which skips the future, logged nothing.
+            created_at=timezone.now() - timedelta(days=7),
+        )
     _, token = create_token(name="runtime", scope="retrieve", user=None)
     start, statuses = threading.Barrier(20), []
 
