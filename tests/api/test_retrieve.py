@@ -25,8 +25,7 @@ def store():
             state=state,
             task_type="invoice-export",
             title=f"{state} lesson on invoice exports",
-            # Written before now: the factory's default counts an hour up for every reflection
-            # a test process makes, and a long run passes today (a retrieval skips the future).
+            # Written before now, whatever the factory's default: a retrieval skips the future.
             created_at=timezone.now() - timedelta(days=7),
         )
         for state in (State.ACTIVE, State.PROMOTED, State.DEPRECATED, State.QUARANTINED)

@@ -28,8 +28,7 @@ def test_concurrent_retries_with_one_key_log_the_answer_once():
             department=sales,
             agent=agent,
             title=f"invoice export lesson {n}",
-            # Before now whatever the factory's count: a long test process once made these
-            # "tomorrow", and the retrieval, which skips the future, logged nothing.
+            # Written before now, whatever the factory's default: a retrieval skips the future.
             created_at=timezone.now() - timedelta(days=7),
         )
     _, token = create_token(name="runtime", scope="retrieve", user=None)
