@@ -3,10 +3,7 @@ answer logged as retrieval events unless the caller asks not to."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from reflections.models import RetrievalEvent, State
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
@@ -25,8 +22,6 @@ def store():
             state=state,
             task_type="invoice-export",
             title=f"{state} lesson on invoice exports",
-            # Written before now, whatever the factory's default: a retrieval skips the future.
-            created_at=timezone.now() - timedelta(days=7),
         )
         for state in (State.ACTIVE, State.PROMOTED, State.DEPRECATED, State.QUARANTINED)
     }

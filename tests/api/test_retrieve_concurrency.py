@@ -4,12 +4,10 @@ answer is logged once (PostgreSQL: real concurrent transactions)."""
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
 from django.test import Client
-from django.utils import timezone
 
 from api.services.tokens import create_token
 from reflections.models import RetrievalEvent
@@ -24,13 +22,7 @@ def test_concurrent_retries_with_one_key_log_the_answer_once():
     sales = DepartmentFactory(slug="sales")
     agent = AgentFactory(name="sales-bot", department=sales)
     for n in range(3):
-        ReflectionFactory(
-            department=sales,
-            agent=agent,
-            title=f"invoice export lesson {n}",
-            # Written before now, whatever the factory's default: a retrieval skips the future.
-            created_at=timezone.now() - timedelta(days=7),
-        )
+        ReflectionFactory(department=sales, agent=agent, title=f"invoice export lesson {n}")
     _, token = create_token(name="runtime", scope="retrieve", user=None)
     start, statuses = threading.Barrier(20), []
 
