@@ -31,7 +31,7 @@ from reflections.models.rollups import (
     TaskOutcomeDay,
 )
 from reflections.models.runs import ReflexionRun
-from reflections.models.vectors import ReflectionVector
+from reflections.models.vectors import LatentFit, ReflectionVector
 
 __all__ = [
     "ACTIVE_SET_STATES",
@@ -49,6 +49,7 @@ __all__ = [
     "ImportRun",
     "InjectionOutcomeDay",
     "Kind",
+    "LatentFit",
     "Mention",
     "Neighbour",
     "Outcome",

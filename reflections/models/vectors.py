@@ -45,3 +45,28 @@ class ReflectionVector(models.Model):
     @staticmethod
     def unpack(data: bytes) -> np.ndarray:
         return np.frombuffer(bytes(data), dtype=np.float16).astype(np.float32)
+
+
+class LatentFit(models.Model):
+    """The latent backend's current fit (reflections.similarity.backends.LatentModel as
+    bytes), written with the vectors it made in one transaction, so the vectors stored under
+    `identity` and the fit that can encode more texts into their space always agree. At most
+    one row: a refit replaces it.
+
+    `fitted` and `folded` count texts per department (keys are department ids as strings):
+    those the fit was made from, and those encoded with it since (new or changed). The
+    neighbour service refits once a department's folded and waiting texts pass the backend's
+    share of its fitted ones (LatentBackend.refit_due).
+    """
+
+    identity = models.CharField(max_length=64, unique=True)
+    fitted = models.JSONField(default=dict)
+    folded = models.JSONField(default=dict)
+    model = models.BinaryField()
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return (
+            f"{self.identity}: {sum(self.fitted.values())} fitted, "
+            f"{sum(self.folded.values())} folded in"
+        )

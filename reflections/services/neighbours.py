@@ -19,7 +19,9 @@ from reflections.services.vectors import (
     Document,
     documents,
     encode_stale,
+    fold_in,
     refit_vectors,
+    stored_fit,
     vectors_of,
 )
 from reflections.similarity import DEFAULT_K, nearest_neighbours
@@ -105,16 +107,19 @@ def refresh_neighbours(
     threshold: float | None = None,
     backend=None,
     progress: Callable[[DepartmentNeighbours], None] | None = None,
+    refit: bool = False,
 ) -> dict:
     """Recompute the Neighbour rows of the given departments (slugs; default: all) from the
     backend's vectors (default: the configured one), keeping pairs at or above `threshold`
     (default: the backend's floor).
 
-    The latent backend is refitted on the whole installation first, which moves every
-    vector: then every department is recomputed, whichever were asked for. An embedding
-    model first encodes the reflections that lack a current vector. Each department's rows
-    are replaced in one transaction, so a page never sees a half refreshed department.
-    Returns counts and seconds, per department and in total.
+    An embedding model first encodes the reflections that lack a current vector. The latent
+    backend folds new and changed texts into its stored fit the same way while they are few
+    (reflections.services.vectors.stored_fit); otherwise, or with `refit`, it is refitted on
+    the whole installation, which moves every vector: then every department is recomputed,
+    whichever were asked for. Each department's rows are replaced in one transaction, so a
+    page never sees a half refreshed department. Returns counts and seconds, per department
+    and in total, and "refit" (whether the latent backend was refitted).
     """
     started = time.perf_counter()
     backend = backend or configured_backend()
@@ -123,10 +128,19 @@ def refresh_neighbours(
     if not wanted:
         return _summary([], started, backend=backend.name)
     matrix = None
+    encoder = None
+    refitted = False
+    if backend.cached:
+        encoder = backend.fit()
+        encode_stale(encoder)
+    elif backend.stored and not refit:
+        encoder = stored_fit(backend)
+        if encoder is not None:
+            fold_in(encoder)
     if backend.per_department:
         docs = documents(Reflection.objects.filter(department__in=wanted))
-    elif backend.cached:
-        identity = encode_stale(backend).identity
+    elif encoder is not None:
+        identity = encoder.identity
         docs = documents(Reflection.objects.filter(department__in=wanted))
         stored = vectors_of([d.id for d in docs], backend=identity)
         docs = [d for d in docs if d.id in stored]
@@ -134,6 +148,7 @@ def refresh_neighbours(
     else:
         docs = documents()
         matrix = refit_vectors(backend, docs)
+        refitted = True
         wanted = _departments(None)
     by_department: dict[int, list[int]] = {}
     for row, doc in enumerate(docs):
@@ -157,12 +172,15 @@ def refresh_neighbours(
         results.append(result)
         if progress:
             progress(result)
-    return _summary(results, started, backend=backend.name)
+    return _summary(results, started, backend=backend.name, refit=refitted)
 
 
-def _summary(results: list[DepartmentNeighbours], started: float, backend: str = "") -> dict:
+def _summary(
+    results: list[DepartmentNeighbours], started: float, backend: str = "", refit: bool = False
+) -> dict:
     return {
         "backend": backend,
+        "refit": refit,
         "departments": [r.as_dict() for r in results],
         "reflections": sum(r.reflections for r in results),
         "neighbours": sum(r.neighbours for r in results),

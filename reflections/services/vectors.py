@@ -1,27 +1,36 @@
 """Reflections' vectors for the configured similarity backend: computing, storing, reading.
 
 The latent backend is fitted on every reflection that is not quarantined and all of them are
-encoded again (a new fit moves every vector); an embedding model encodes only the reflections
-whose stored vector is missing or was made from other text or by another model, in batches,
-so a re-import of unchanged files computes nothing. The word baseline stores none.
+encoded again (a new fit moves every vector); the fit is stored with them (LatentFit), and
+while the texts outside it are few (LatentBackend.refit_due) new and changed texts are folded
+into it instead: encoded with the stored fit, every other vector kept. An embedding model
+encodes only the reflections whose stored vector is missing or was made from other text or by
+another model, in batches, so a re-import of unchanged files computes nothing. The word
+baseline stores none.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from reflections import bulk
-from reflections.models import Reflection, ReflectionVector, State
+from reflections.models import LatentFit, Reflection, ReflectionVector, State
 from reflections.similarity import document_text
-from reflections.similarity.backends import BackendError, Encoder, configured_backend
+from reflections.similarity.backends import (
+    BackendError,
+    Encoder,
+    LatentModel,
+    configured_backend,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +112,14 @@ def refit_vectors(backend, docs: list[Document]) -> np.ndarray:
     encoder = backend.fit([d.text for d in docs])
     parts = []
     with transaction.atomic():
+        LatentFit.objects.all().delete()
+        if encoder.model is not None:
+            LatentFit.objects.create(
+                identity=encoder.identity,
+                fitted=dict(Counter(str(d.department_id) for d in docs)),
+                model=encoder.model.dumps(),
+                created_at=timezone.now(),
+            )
         ReflectionVector.objects.all().delete()
         for start in range(0, len(docs), ROUND):
             chunk = docs[start : start + ROUND]
@@ -111,27 +128,67 @@ def refit_vectors(backend, docs: list[Document]) -> np.ndarray:
     return np.vstack(parts) if parts else np.zeros((0, 1), np.float32)
 
 
-def stale(encoder: Encoder, queryset=None):
-    """Reflections (not quarantined) with no vector of this encoder for their current text."""
+def stale(identity: str, queryset=None):
+    """Reflections (not quarantined) with no vector of the encoder `identity` for their
+    current text."""
     queryset = Reflection.objects.all() if queryset is None else queryset
     current = ReflectionVector.objects.filter(
         reflection_id=OuterRef("pk"),
-        backend=encoder.identity,
+        backend=identity,
         content_hash=OuterRef("content_hash"),
     )
     return queryset.exclude(state=State.QUARANTINED).exclude(Exists(current))
 
 
-def encode_stale(backend, *, ids: Iterable[int] | None = None) -> VectorRefresh:
-    """An embedding model's vectors for the reflections that lack a current one (of `ids`, or
+def stored_fit(backend) -> Encoder | None:
+    """The latent backend's stored fit, to fold the texts outside it into, or None when a
+    refit is due: no fit is stored, or some department's texts folded in since it was made
+    and those waiting now pass the backend's share of its texts the fit was made from."""
+    fit = LatentFit.objects.defer("model").first()
+    if fit is None:
+        return None
+    outside = Counter(fit.folded)
+    outside.update(_by_department(stale(fit.identity)))
+    if backend.refit_due(fitted=fit.fitted, outside=outside):
+        return None
+    data = LatentFit.objects.filter(pk=fit.pk).values_list("model", flat=True).first()
+    return None if data is None else LatentModel.loads(data).encoder(chunk=backend.chunk)
+
+
+def fold_in(encoder: Encoder) -> VectorRefresh:
+    """Encode the texts outside the stored fit with it (encode_stale) and count them in the
+    fit's `folded`, in one transaction (the fit's row locked, so two at once count both)."""
+    with transaction.atomic():
+        fit = LatentFit.objects.select_for_update().defer("model").get(identity=encoder.identity)
+        waiting = _by_department(stale(encoder.identity))
+        refresh = encode_stale(encoder)
+        fit.folded = dict(Counter(fit.folded) + waiting)
+        fit.save(update_fields=["folded"])
+    return refresh
+
+
+def _by_department(queryset) -> Counter:
+    return Counter(
+        {
+            str(department): n
+            for department, n in queryset.order_by()
+            .values_list("department_id")
+            .annotate(n=Count("id"))
+            .values_list("department_id", "n")
+        }
+    )
+
+
+def encode_stale(encoder: Encoder, *, ids: Iterable[int] | None = None) -> VectorRefresh:
+    """Vectors for the reflections that lack a current one of this encoder (of `ids`, or
     all), in rounds of ROUND; a vector already made from the same text by the same model is
     kept."""
     started = time.perf_counter()
-    encoder = backend.fit()
     queryset = Reflection.objects.all() if ids is None else Reflection.objects.filter(pk__in=ids)
     encoded = 0
     while True:
-        batch = stale(encoder, queryset).order_by("id").values_list("id", flat=True)[:ROUND]
+        batch = stale(encoder.identity, queryset).order_by("id").values_list("id", flat=True)
+        batch = batch[:ROUND]
         docs = documents(Reflection.objects.filter(pk__in=list(batch)))
         if not docs:
             break
@@ -169,7 +226,7 @@ def encode_imported() -> VectorRefresh | None:
     if not backend.cached:
         return None
     try:
-        return encode_stale(backend)
+        return encode_stale(backend.fit())
     except BackendError as error:
         logger.warning("vectors not computed after the import: %s", error)
         return None

@@ -7,8 +7,9 @@ Three ship, chosen by the SIMILARITY_BACKEND setting (docs/operations.md):
   word boundaries, so "daily", "day" and "days" share most of their grams, and a tool name
   matches however it is hyphenated) reduced by a latent semantic model (scikit-learn
   ``TruncatedSVD``, 256 dimensions) fitted on the installation's own reflections, so words
-  that keep company across its lessons land near each other. Refitted whenever the
-  neighbours are recomputed.
+  that keep company across its lessons land near each other. The fit is kept (LatentModel,
+  stored beside the vectors): a few new texts are folded into it, and it is refitted when
+  the texts outside it pass a tenth of those in it (`refit_due`).
 * ``embedding``: a sentence-embedding model read from a local directory (EMBEDDING_MODEL_DIR,
   a static model2vec model); never downloaded at run time. Its vectors depend on nothing but
   the text, so they are computed on import and kept per reflection version.
@@ -23,8 +24,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +59,7 @@ class Encoder:
 
     identity: str
     encode: object  # Callable[[Sequence[str]], np.ndarray | sparse matrix]
+    model: LatentModel | None = None  # what can be stored to encode more texts later
 
     def __call__(self, texts: Sequence[str]):
         return self.encode(list(texts))
@@ -108,6 +111,22 @@ class LatentBackend:
     fit_sample: int = 20_000
     chunk: int = 5_000
 
+    # A department's texts folded into a fit and changed since it, at most this share of its
+    # texts the fit was made from; past it the next refresh refits (autovacuum's analyze
+    # scale factor is the model: a tenth). A text folded in is encoded with the fit's
+    # vocabulary and axes, so its new words count only through the letter groups they share
+    # with the fitted texts: good enough for a department's next few lessons (the newest
+    # tenth of the demo's, folded: 0.90 of their ten nearest as a refit finds them, against
+    # 0.96 between two refits), not for a department the fit never saw (0.63: two real
+    # Reflexion runs' departments folded into the demo's fit). docs/signals.md.
+    refit_share: float = 0.1
+
+    def refit_due(self, *, fitted: Mapping[str, int], outside: Mapping[str, int]) -> bool:
+        """Whether any department's texts outside the fit (`outside`: folded in before or
+        waiting now) are too many for its texts in the fit (`fitted`) to stand for them.
+        Keys are departments."""
+        return any(n > self.refit_share * fitted.get(key, 0) for key, n in outside.items() if n)
+
     def fit(self, texts: Sequence[str]) -> Encoder:
         from sklearn.decomposition import TruncatedSVD  # see _rows
         from sklearn.feature_extraction.text import TfidfVectorizer
@@ -115,14 +134,7 @@ class LatentBackend:
         texts = list(texts)
         step = max(1, -(-len(texts) // self.fit_sample))
         sample = texts[::step]
-        vectorizer = TfidfVectorizer(
-            analyzer="char_wb",
-            ngram_range=(3, 5),
-            sublinear_tf=True,
-            min_df=2 if len(sample) > 2 else 1,
-            max_features=1 << 18,
-            dtype=np.float32,
-        )
+        vectorizer = TfidfVectorizer(**LatentModel.GRAMS, min_df=2 if len(sample) > 2 else 1)
         try:
             grams = vectorizer.fit_transform(sample)
         except ValueError:  # no text at all
@@ -131,16 +143,79 @@ class LatentBackend:
         if size < 1:
             return Encoder("latent:tiny", lambda batch: _rows(vectorizer.transform(batch)))
         svd = TruncatedSVD(size, algorithm="randomized", n_iter=5, random_state=0).fit(grams)
-        digest = hashlib.sha256(svd.components_[: min(4, size)].tobytes()).hexdigest()[:12]
+        vocabulary = vectorizer.vocabulary_
+        model = LatentModel(
+            grams=np.array(sorted(vocabulary, key=vocabulary.__getitem__)),
+            idf=vectorizer.idf_.astype(np.float32),
+            # Kept at the precision the vectors are stored at (ReflectionVector.pack), so a
+            # text encoded now and one folded in later by the stored fit get the same vector.
+            components=svd.components_.astype(np.float16),
+        )
+        return model.encoder(chunk=self.chunk)
+
+
+@dataclass(frozen=True, eq=False)
+class LatentModel:
+    """A latent fit as data: the letter groups (in column order), their IDF weights and the
+    latent axes. Encoding a text with it is what the fitted TfidfVectorizer and TruncatedSVD
+    would do, so it can be stored (`dumps`, NumPy arrays only: loading runs no code) and a
+    later process folds new texts into the same space."""
+
+    GRAMS = {  # the vectorizer's settings, one place for fitting and encoding
+        "analyzer": "char_wb",
+        "ngram_range": (3, 5),
+        "sublinear_tf": True,
+        "max_features": 1 << 18,
+        "dtype": np.float32,
+    }
+
+    grams: np.ndarray
+    idf: np.ndarray
+    components: np.ndarray  # float16, one row per axis
+
+    @property
+    def identity(self) -> str:
+        rows = self.components[: min(4, len(self.components))]
+        return f"latent:{hashlib.sha256(rows.tobytes()).hexdigest()[:12]}"
+
+    def encoder(self, *, chunk: int = 5_000) -> Encoder:
+        from sklearn.feature_extraction.text import CountVectorizer  # see _rows
+        from sklearn.preprocessing import normalize
+
+        counted = {k: v for k, v in self.GRAMS.items() if k in ("analyzer", "ngram_range", "dtype")}
+        counter = CountVectorizer(
+            **counted, vocabulary={gram: i for i, gram in enumerate(self.grams.tolist())}
+        )
+        axes = self.components.astype(np.float32).T
 
         def encode(batch: list[str]) -> np.ndarray:
-            parts = [
-                svd.transform(vectorizer.transform(batch[i : i + self.chunk]))
-                for i in range(0, len(batch), self.chunk)
-            ]
-            return _rows(np.vstack(parts) if parts else np.zeros((0, size), np.float32))
+            parts = []
+            for start in range(0, len(batch), chunk):
+                counts = counter.transform(batch[start : start + chunk])
+                counts.data = (np.log(counts.data) + 1) * self.idf[counts.indices]
+                parts.append(normalize(counts) @ axes)
+            return _rows(np.vstack(parts) if parts else np.zeros((0, axes.shape[1]), np.float32))
 
-        return Encoder(f"latent:{digest}", encode)
+        return Encoder(self.identity, encode, model=self)
+
+    def dumps(self) -> bytes:
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            grams=self.grams,
+            idf=self.idf,
+            components=self.components,
+        )
+        return buffer.getvalue()
+
+    @classmethod
+    def loads(cls, data: bytes) -> LatentModel:
+        with np.load(io.BytesIO(bytes(data)), allow_pickle=False) as arrays:
+            return cls(
+                grams=arrays["grams"],
+                idf=arrays["idf"],
+                components=arrays["components"],
+            )
 
 
 def _rows(matrix) -> np.ndarray:

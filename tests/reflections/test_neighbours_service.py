@@ -13,7 +13,13 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from reflections.models import Neighbour, ReflectionHistory, ReflectionVector, State
+from reflections.models import (
+    LatentFit,
+    Neighbour,
+    ReflectionHistory,
+    ReflectionVector,
+    State,
+)
 from reflections.services.neighbours import refresh_neighbours, stale_departments
 from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
 
@@ -170,8 +176,9 @@ class TestWhichDepartmentsAreStale:
 
 
 class TestTheLatentBackend:
-    """The default: fitted on the whole installation, so a refresh recomputes every department
-    and stores a vector per reflection that is not quarantined."""
+    """The default: fitted on the whole installation, so a refit recomputes every department
+    and stores a vector per reflection that is not quarantined; a few new texts are folded
+    into the stored fit instead."""
 
     @pytest.fixture(autouse=True)
     def latent(self, settings):
@@ -205,3 +212,77 @@ class TestTheLatentBackend:
 
         nearest = Neighbour.objects.filter(reflection=ops["original"]).order_by("rank").first()
         assert nearest.neighbour_id == ops["duplicate"].pk
+
+    @pytest.fixture
+    def fitted(self, ops):
+        """Thirty lessons in ops and sales, fitted once."""
+        sales_agent = AgentFactory(department=DepartmentFactory(slug="sales"))
+        for n in range(27):
+            agent = sales_agent if n % 2 else ops["original"].agent
+            body = f"Rule {n}: {TOPICS[n % 9]}"
+            reflection(agent, f"Lesson {n}", [{"heading": "x", "body": body}])
+        summary = refresh_neighbours()
+        assert summary["refit"]
+        return LatentFit.objects.get()
+
+    def test_a_few_new_texts_are_folded_into_the_stored_fit(self, ops, fitted):
+        before = dict(ReflectionVector.objects.values_list("reflection_id", "computed_at"))
+        new = reflection(ops["original"].agent, "Ledger transfers", REWORDED)
+
+        summary = refresh_neighbours(departments=["ops"])
+
+        assert not summary["refit"]
+        assert [d["department"] for d in summary["departments"]] == ["ops"]
+        vectors = dict(ReflectionVector.objects.values_list("reflection_id", "computed_at"))
+        assert {pk for pk in vectors if vectors[pk] != before.get(pk)} == {new.pk}
+        assert set(ReflectionVector.objects.values_list("backend", flat=True)) == {
+            fitted.identity
+        }
+        assert LatentFit.objects.get().folded == {str(new.agent.department_id): 1}
+        assert new.pk in {pk for pair in pairs() for pk in pair}
+
+    def test_past_a_tenth_of_a_departments_texts_outside_the_fit_it_refits(self, ops, fitted):
+        agent = ops["original"].agent
+        ops_id = str(agent.department_id)
+        assert fitted.fitted[ops_id] == 17
+        reflection(agent, "Ledger transfers", REWORDED)
+        assert not refresh_neighbours(departments=["ops"])["refit"]  # 1 of 17 folded in
+        reflection(agent, "Meeting time zones", OTHER)  # 1 folded + 1 waiting > 1.7
+
+        summary = refresh_neighbours(departments=["ops"])
+
+        assert summary["refit"]
+        assert [d["department"] for d in summary["departments"]] == ["ops", "sales"]
+        fit = LatentFit.objects.get()
+        assert (fit.fitted[ops_id], fit.folded) == (19, {})
+        assert fit.identity != fitted.identity
+
+    def test_a_department_the_fit_never_saw_is_not_folded_in(self, ops, fitted):
+        newcomer = AgentFactory(department=DepartmentFactory(slug="legal"))
+        reflection(newcomer, "Ledger transfers", LESSON)
+
+        summary = refresh_neighbours(departments=["legal"])
+
+        assert summary["refit"]
+        assert LatentFit.objects.get().fitted[str(newcomer.department_id)] == 1
+
+    def test_the_command_refits_when_told_to(self, ops, fitted, capsys):
+        reflection(ops["original"].agent, "Ledger transfers", REWORDED)
+
+        call_command("compute_neighbours", "--refit")
+
+        assert "refitted" in capsys.readouterr().out
+        assert sum(LatentFit.objects.get().fitted.values()) == 31
+
+
+TOPICS = [
+    "check the manifest before the van leaves",
+    "book large inbounds on a double door",
+    "pin every package to an exact release",
+    "rehearse the migration on a copy first",
+    "ask the owner before dropping a column",
+    "run backfills at night",
+    "confirm the time zone in every invite",
+    "count the pallets at the door",
+    "match scans to the manifest lines",
+]

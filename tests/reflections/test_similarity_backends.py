@@ -5,6 +5,7 @@ reflection version."""
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from reflections.similarity.backends import (
     BackendError,
     EmbeddingBackend,
     LatentBackend,
+    LatentModel,
     WordBackend,
     backend_named,
 )
@@ -47,6 +49,41 @@ def test_the_latent_backend_fits_on_the_installations_texts_and_gives_unit_vecto
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-5)
     assert encoder.identity.startswith("latent:")
     assert LatentBackend().fit(LESSONS).identity == encoder.identity  # the same fit, the same id
+
+
+def test_a_stored_latent_fit_encodes_as_the_fitted_vectorizer_and_svd_do():
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    encoder = LatentBackend().fit(LESSONS)
+    stored = LatentModel.loads(encoder.model.dumps()).encoder()
+    others = ["Count the rows twice before the swap.", "An unseen word: zyxwvut."]
+
+    assert stored.identity == encoder.identity
+    assert np.array_equal(stored(LESSONS + others), encoder(LESSONS + others))
+    # The same as scikit-learn's own pipeline (up to the float16 the axes are kept at).
+    grams = TfidfVectorizer(**LatentModel.GRAMS, min_df=2).fit(LESSONS)
+    svd = TruncatedSVD(len(LESSONS) - 1, random_state=0).fit(grams.transform(LESSONS))
+    reference = svd.transform(grams.transform(LESSONS + others))
+    reference /= np.linalg.norm(reference, axis=1, keepdims=True)
+    assert np.allclose(np.abs((reference * encoder(LESSONS + others)).sum(axis=1)), 1, atol=1e-3)
+
+
+def test_a_stored_latent_fit_is_read_as_arrays_only(tmp_path):
+    buffer = io.BytesIO()
+    np.savez(buffer, grams=np.array([{"code": "runs on load"}], dtype=object))
+    with pytest.raises(ValueError, match="allow_pickle"):
+        LatentModel.loads(buffer.getvalue())
+
+
+def test_the_latent_backend_refits_once_a_departments_texts_outside_its_fit_pass_a_tenth():
+    backend = LatentBackend()
+    fitted = {"ops": 1_000, "sales": 30}
+    assert not backend.refit_due(fitted=fitted, outside={"ops": 100, "sales": 3})
+    assert backend.refit_due(fitted=fitted, outside={"ops": 101})
+    assert backend.refit_due(fitted=fitted, outside={"sales": 4})
+    assert backend.refit_due(fitted=fitted, outside={"legal": 1})  # a department it never saw
+    assert not backend.refit_due(fitted=fitted, outside={"legal": 0})
 
 
 def test_character_grams_see_a_lesson_retold_in_other_words_that_word_tfidf_misses():
@@ -165,7 +202,7 @@ class TestVectorsOnImport:
         vector.reflection.state = State.QUARANTINED
         vector.reflection.save()
 
-        refresh = encode_stale(EmbeddingBackend(tmp_path / "model"))
+        refresh = encode_stale(EmbeddingBackend(tmp_path / "model").fit())
 
         assert refresh.encoded == 0
         assert not ReflectionVector.objects.exists()

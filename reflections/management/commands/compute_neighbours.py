@@ -19,10 +19,16 @@ class Command(BaseCommand):
             "--department", action="append", help="only this department (slug); repeatable"
         )
         parser.add_argument(
+            "--refit",
+            action="store_true",
+            help="refit the latent backend on every reflection even when the new texts are few "
+            "enough to fold into the stored fit",
+        )
+        parser.add_argument(
             "--json", action="store_true", dest="as_json", help="print JSON for machines"
         )
 
-    def handle(self, *args, department, as_json, **options):
+    def handle(self, *args, department, refit, as_json, **options):
         def report(result):
             if not as_json:
                 self.stdout.write(
@@ -31,16 +37,17 @@ class Command(BaseCommand):
                 )
 
         try:
-            summary = refresh_neighbours(departments=department, progress=report)
+            summary = refresh_neighbours(departments=department, progress=report, refit=refit)
         except (ValueError, BackendError) as error:
             raise CommandError(str(error)) from None
         if as_json:
             self.stdout.write(json.dumps(summary))
             return
+        departments = len(summary["departments"])
         self.stdout.write(
             self.style.SUCCESS(
                 f"Neighbours: {summary['neighbours']:,} rows for {summary['reflections']:,} "
-                f"reflections in {len(summary['departments'])} departments "
-                f"({summary['seconds']:.1f} s)"
+                f"reflections in {departments} department{'' if departments == 1 else 's'} "
+                f"({summary['seconds']:.1f} s{', refitted' if summary['refit'] else ''})"
             )
         )
