@@ -171,13 +171,19 @@ def test_a_key_pressed_twice_while_its_verdict_is_on_the_way_posts_it_once(
     form with its old version: a 409 "someone else changed it" for the reviewer's own verdict."""
     sign_in(page, live_server, "ana", item_url(cycle, 1))
     expect_item(page, live_server, cycle, 1)
-    posts, refused = [], []
+    posts, refused, held = [], [], []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     page.on("response", lambda r: refused.append(r.status) if r.status >= 400 else None)
+    # The verdict's answer is held until both presses are in: a fast server would otherwise
+    # answer between them, and the second press would rightly decide the next item.
+    page.route("**/decide/", lambda route: held.append(route))
 
     page.keyboard.press("k")
     page.keyboard.press("k")
-    expect_item(page, live_server, cycle, 2)  # the second press was sent before this came
+    page.wait_for_timeout(200)  # time for a second post to be sent, were it to be
+    for route in held:
+        route.continue_()
+    expect_item(page, live_server, cycle, 2)
 
     assert len([url for url in posts if "/decide" in url]) == 1
     assert refused == []
