@@ -16,11 +16,7 @@ from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewCycle
 from reviews.services.cycles import open_cycle
 from tests.browser.support import BROWSER, assert_no_csp_violations, sign_in
-from tests.factories import (
-    AgentFactory,
-    ReflectionFactory,
-    RetrievalEventFactory,
-)
+from tests.factories import AgentFactory, ReflectionFactory, RetrievalEventFactory
 
 pytestmark = BROWSER
 
@@ -174,9 +170,7 @@ def test_a_key_pressed_twice_while_its_verdict_is_on_the_way_posts_it_once(
     posts, refused, held = [], [], []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     page.on("response", lambda r: refused.append(r.status) if r.status >= 400 else None)
-    # The verdict's answer is held until both presses are in: a fast server would otherwise
-    # answer between them, and the second press would rightly decide the next item.
-    page.route("**/decide/", lambda route: held.append(route))
+    page.route("**/decide/", lambda route: held.append(route))  # answered after both presses
 
     page.keyboard.press("k")
     page.keyboard.press("k")
