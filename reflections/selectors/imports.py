@@ -79,4 +79,5 @@ def job_report(job: ImportJob) -> dict:
         "limit": MAX_SHOWN_ROWS,
         "runs": report.get("runs", []),
         "neighbours": report.get("neighbours", []),
+        "neighbours_refit": report.get("neighbours_refit", False),
     }

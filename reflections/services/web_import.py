@@ -165,17 +165,20 @@ def run_job(job: ImportJob) -> ImportJob:
                 user=job.user,
             )
         neighbours: list[str] = []
+        refit = False
         if reflections.created or reflections.updated or any(r.get("created") for r in runs):
             # Duplicate candidates for what arrived, so a cycle opened next has them.
             progress.stage("Finding duplicate candidates", band=NEIGHBOURS)
             try:
                 found = refresh_neighbours(departments=stale_departments())
                 neighbours = [d["department"] for d in found["departments"]]
+                refit = found["refit"]
             except BackendError as error:
                 logger.error("import job %s: neighbours not recomputed: %s", job.pk, error)
         job.report = {
             "refused_uploads": refused,
             "neighbours": neighbours,
+            "neighbours_refit": refit,
             "runs": runs,
             "reflections": _shown(reflections.as_dict(), folder, names),
             "logs": _shown(events.as_dict(), folder, names),

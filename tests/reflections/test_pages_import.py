@@ -121,6 +121,7 @@ def test_a_workspace_zip_is_queued_then_imported_with_the_commands_rules(researc
     )
     shown = soup_of(client.get(f"/imports/{job.pk}/")).select_one(".import-neighbours")
     assert shown.get_text(strip=True).startswith("Duplicate candidates recomputed for")
+    assert job.report["neighbours_refit"] and "refitted" in shown.get_text()  # a first fit
     assert (
         ReflectionVector.objects.count() == Reflection.objects.exclude(state="quarantined").count()
     )
