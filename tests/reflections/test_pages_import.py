@@ -14,10 +14,18 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from reflections.models import ImportJob, Reflection, ReflectionVector, ReflexionRun, TaskRun
+from reflections.models import (
+    ImportJob,
+    Neighbour,
+    Reflection,
+    ReflectionVector,
+    ReflexionRun,
+    TaskRun,
+)
+from reflections.services.neighbours import refresh_neighbours
 from reflections.tasks import run_import_job
 from tests.conftest import SAMPLES
-from tests.factories import DepartmentFactory, UserFactory
+from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory, UserFactory
 from tests.pages import soup_of
 
 pytestmark = pytest.mark.django_db
@@ -151,6 +159,36 @@ def test_importing_the_same_zip_again_changes_nothing(research):
     assert set(again.report["reflections"]["files"].values()) == {"unchanged"}
     assert again.report["logs"]["tasks"]["created"] == 0
     assert again.report["neighbours"] == []  # nothing changed: nothing recomputed
+
+
+def test_a_few_new_lessons_are_folded_in_and_only_their_department_recomputed(research):
+    """The similarity model's stored fit takes a few new texts (reflections.services.vectors):
+    the job recomputes the duplicate candidates of the department they joined, no other."""
+    for department in (research, DepartmentFactory(slug="sales")):
+        agent = AgentFactory(name=f"{department.slug}-bot", department=department)
+        for n in range(20):
+            body = f"Lesson {n}: check source {n} before citing it in the {department.slug} brief."
+            ReflectionFactory(agent=agent, sections=[{"heading": "Lesson", "body": body}])
+    refresh_neighbours()
+    sales = Neighbour.objects.filter(reflection__department__slug="sales")
+    sales_rows = set(sales.values_list("pk", "computed_at"))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(
+            "memory/reflections/research-bot/2026-11-20-check-the-preprint.md",
+            "# Procedure: 2026-11-20 - research-bot - Check the preprint\n\n## Strategy\n"
+            "I compared the preprint with the published version before citing it.\n\n"
+            "## Why it worked\nThe published version had corrected the figure.\n",
+        )
+
+    upload(client_for("admin"), SimpleUploadedFile("one.zip", buffer.getvalue()))
+    job = run_worker(ImportJob.objects.get().pk)
+
+    assert job.report["reflections"]["created"] == 1
+    assert (job.report["neighbours"], job.report["neighbours_refit"]) == (["research"], False)
+    assert set(sales.values_list("pk", "computed_at")) == sales_rows
+    new = Reflection.objects.get(source_path__endswith="check-the-preprint.md")
+    assert ReflectionVector.objects.filter(reflection=new).exists()
 
 
 def test_a_bad_line_is_reported_with_file_line_and_field(research, tmp_path):
