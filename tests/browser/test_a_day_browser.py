@@ -73,6 +73,8 @@ def item_path(cycle, rank: int) -> str:
 
 def expect_queue_at(page, live_server, cycle, rank: int, done: int) -> None:
     expect(page).to_have_url(f"{live_server.url}{item_path(cycle, rank)}")
+    # A click on a link returns before the deferred queue.js has run; a key pressed then is lost.
+    page.wait_for_load_state()
     expect(page.locator("#item-title")).to_have_text(f"Lesson {rank}")
     expect(page.locator(".queue-position")).to_contain_text(
         f"Item {rank} of 20 \N{MIDDLE DOT} {done} done"

@@ -48,6 +48,7 @@ def expect_item(page, assignment, number: int, rated: int) -> None:
     expect(page.locator(".queue-position")).to_contain_text(
         f"Item {number} of 3 \N{MIDDLE DOT} {rated} rated"
     )
+    page.wait_for_load_state()  # after a link's page load, rating.js (deferred) has run
 
 
 def test_four_digits_and_enter_rate_every_criterion_and_save(page, live_server, round_of_three):
