@@ -196,18 +196,41 @@ def baseline_code(ref: str, work: Path) -> Path:
     return target
 
 
+def migrations_unknown_to(code: Path) -> list[tuple[str, str]]:
+    """(app, the last migration `code` has, or "zero") for each app of today's code whose
+    migrations go further than that code's."""
+    targets = []
+    for folder in sorted(ROOT.glob("*/migrations")):
+        names = sorted(p.stem for p in folder.glob("[0-9][0-9][0-9][0-9]_*.py"))
+        theirs = sorted(
+            p.stem for p in (code / folder.relative_to(ROOT)).glob("[0-9][0-9][0-9][0-9]_*.py")
+        )
+        if names and names != theirs:
+            targets.append((folder.parent.name, theirs[-1] if theirs else "zero"))
+    return targets
+
+
 def scored_by(code: Path, corpus: str, workspace: Path, db: Path, backend: str) -> dict:
     """Open the cycles and score every item with the product at `code` on a copy of `db`."""
     scored = db.with_name(f"{db.stem}-scored.sqlite3")
     for leftover in (Path(f"{scored}{x}") for x in ("-wal", "-shm")):
         leftover.unlink(missing_ok=True)
     shutil.copyfile(db, scored)
-    # The database as that code knows it (a base built by older code lacks newer tables).
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{scored}", "DJANGO_LOG_LEVEL": "WARNING"}
+    # The database as that code knows it: today's code unapplies what older code never had
+    # (a NOT NULL column it would not fill), then that code applies what it has.
+    for app, target in migrations_unknown_to(code):
+        subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "migrate", app, target, "--noinput", "-v0"],
+            check=True,
+            capture_output=True,
+            env=env,
+        )
     subprocess.run(
         [sys.executable, str(code / "manage.py"), "migrate", "--noinput", "-v0"],
         check=True,
         capture_output=True,
-        env={**os.environ, "DATABASE_URL": f"sqlite:///{scored}", "DJANGO_LOG_LEVEL": "WARNING"},
+        env=env,
     )
     command = [sys.executable, __file__, "--child", corpus, "--workspace", str(workspace)]
     command += ["--db", str(scored), "--code", str(code)]
