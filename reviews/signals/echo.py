@@ -10,9 +10,12 @@ part's separation of planted chambers from the rest was measured:
 * **harm** (0.45): the author's own tasks of its kind succeeded less often when handed the
   lesson (or a restatement) than in the same four weeks when not, as a one-sided z statistic
   of the two success rates (so a gap measured on a handful of tasks counts for little); full
-  at z = 2. The mechanism's consequence and the best single separator on every development
-  corpus, hence the largest weight. Missing when fewer than 5 tasks of either side can be
-  compared. When the lesson has restatements, the lesson alone must not contradict it: a
+  at z = 2 on at least 12 fed tasks (on fewer, in proportion: a habit is not a handful, and
+  among a department's hundred items a lesson weeks old whose five fed tasks happened to
+  fail reaches z = 2 by chance; demo seeds 7 and 11: 6 of 11 false flags, no chamber lost on
+  any development corpus). The mechanism's consequence and the best single separator on every
+  development corpus, hence the largest weight. Missing when fewer than 5 tasks of either side
+  can be compared. When the lesson has restatements, the lesson alone must not contradict it: a
   text model reads an opposite rule on the same topic as a restatement, but tasks handed the
   opposite rule do not fare worse, so when the lesson alone did no worse fed than unfed the
   lower of the two counts. When it did worse, even on too few tasks to be sure, the family's
@@ -60,6 +63,7 @@ WEIGHTS = {
     "repeats": 0.05,
 }
 HARM_FULL_Z = 2.0  # z of "fed did worse than unfed" for the whole part
+HARM_FULL_FED = 12  # fed tasks compared for the whole part; fewer count in proportion
 SURER_FULL = 0.08
 SURER_MIN_TASKS = 5  # fed and unfed tasks with a logged confidence, per outcome
 DOMINANCE_FULL = 0.4
@@ -70,14 +74,15 @@ MIN_OWN_TASKS = 10  # the author's tasks of its kind needed to say how often it 
 
 def harm_of(tasks: OwnTasks) -> float | None:
     """How surely the fed tasks did worse than the unfed in the same blocks of weeks: the
-    block-weighted contrast over its standard error (pooled rate, both sides' counts)."""
+    block-weighted contrast over its standard error (pooled rate, both sides' counts), in
+    proportion to the fed tasks compared below HARM_FULL_FED."""
     contrast, both = tasks.contrast(), tasks.compared
     if contrast is None or both is None:
         return None
     rate = (both.fed_successes + both.unfed_successes) / (both.fed + both.unfed)
     # A rate of 0 or 1 would make any gap infinitely sure: the variance is floored.
     error = math.sqrt(max(rate * (1 - rate), 0.05) * (1 / both.fed + 1 / both.unfed))
-    return clamp(-contrast / error / HARM_FULL_Z)
+    return clamp(-contrast / error / HARM_FULL_Z) * min(1.0, both.fed / HARM_FULL_FED)
 
 
 def _points_the_same_way(alone: OwnTasks) -> bool:
@@ -156,6 +161,12 @@ def score_echo(facts: EchoFacts) -> Signal:
             f"the author's tasks handed it succeeded {both.fed_successes} of {both.fed} times, "
             f"those not handed it in the same weeks {both.unfed_successes} of {both.unfed}: "
             f"{pct(contrast)} against the same four weeks"
+            + (
+                f" (on fewer than {HARM_FULL_FED} fed tasks: counts for {both.fed} of "
+                f"{HARM_FULL_FED})"
+                if both.fed < HARM_FULL_FED
+                else ""
+            )
         )
     if surer is None:
         reasons.append("confidence at the start of its tasks not logged for enough of them")

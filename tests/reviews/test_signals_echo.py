@@ -83,6 +83,16 @@ def test_the_harm_is_how_sure_the_gap_is_not_only_how_wide():
     assert 0 < thin < 0.6
 
 
+def test_harm_seen_on_a_handful_of_fed_tasks_counts_for_its_share_of_a_dozen():
+    # Five fed tasks that all failed against 25 of 29 unfed: z far above 2, but five tasks.
+    handful = own((5, 0, 29, 25))
+    assert harm_of(handful) == pytest.approx(5 / echo_module.HARM_FULL_FED)
+    assert harm_of(own((12, 0, 29, 25))) == 1.0
+    signal = score_echo(echo(own_tasks=handful))
+    assert not signal.flagged
+    assert any("(on fewer than 12 fed tasks: counts for 5 of 12)" in r for r in signal.reasons)
+
+
 def test_fed_tasks_are_compared_with_unfed_ones_of_the_same_weeks_not_the_whole_year():
     # Handed it mostly in early weeks when every task failed more: 17 of 40 fed tasks
     # succeeded against 17 of 23 unfed, but within each four weeks they did the same.
