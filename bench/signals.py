@@ -34,8 +34,10 @@ corpus is reviewed in the quarter its `review.quarter` names.
 `--neighbours-at N` also times the vectors and the nearest neighbours alone on N documents (the
 first corpus's texts, repeated with a marker word so no two are equal), in one department and
 in eight, no database writes. `--baseline-ref REF` also scores every corpus with the product
-as it was at a git ref (a worktree in the work directory, the word neighbours it used), in
-the same run on the same databases, and prints each backend's time an item against it.
+as it was at a git ref (a worktree in the work directory; with word neighbours, or with each
+`--baseline-backend`), in the same run on the same databases, and prints each backend's time an
+item against it: `--baseline-ref HEAD --baseline-backend latent` compares a change in the
+working tree with the code it changes, on the same neighbours.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from pathlib import Path
 from signal_corpora import ROOT, corpus_name, imported, truth_of, with_neighbours
 
 NAMES = ("echo", "outdated", "duplicate")
+LABEL = 14  # "@<ref>/<backend>" when the ref is scored with a named backend
 DEFAULT_BACKENDS = ("word", "latent")
 
 
@@ -185,11 +188,18 @@ print(encoded - started, time.perf_counter() - encoded)
 
 
 def baseline_code(ref: str, work: Path) -> Path:
-    """A checkout of the product at `ref` (a git worktree in the work directory)."""
-    target = work / f"code-{ref}"
+    """A checkout of the product at `ref` (a git worktree in the work directory, named by its
+    commit, so a reused work directory never scores a moved ref's old code)."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    target = work / f"code-{commit[:12]}"
     if not target.exists():
         subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(target), ref],
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(target), commit],
             check=True,
             capture_output=True,
         )
@@ -250,16 +260,17 @@ def print_result(corpus: str, label: str, result: dict, extra: str, misses: bool
     for name in NAMES:
         r = result[name]
         print(
-            f"{corpus_name(corpus)[:18]:<18} {label:<9} {name:<9} {show(r['auc']):>5} "
+            f"{corpus_name(corpus)[:18]:<18} {label:<{LABEL}} {name:<9} {show(r['auc']):>5} "
             f"{show(r['precision']):>5} {show(r['recall']):>5} {r['tp']:>4} "
             f"{r['fp']:>4} {r['fn']:>4} {r['positives']:>4}"
         )
     print(
-        f"{'':<18} {label:<9} {result['items']} items, {result['ms_per_item']} ms an item{extra}"
+        f"{'':<18} {label:<{LABEL}} {result['items']} items, "
+        f"{result['ms_per_item']} ms an item{extra}"
         f"; duplicate keep = the truth's for {result['keep']}"
     )
     for name, wrong, quarter, path, score, reason in result.get("misses", []) if misses else ():
-        print(f"{'':<18} {label:<9} {name:<9} {wrong} {quarter} {score:.3f} {path}: {reason}")
+        print(f"{'':<18} {label:<{LABEL}} {name:<9} {wrong} {quarter} {score:.3f} {path}: {reason}")
 
 
 # ------------------------------------------------------------------ main
@@ -281,7 +292,12 @@ def main() -> None:
     parser.add_argument("--neighbours-at", type=int, default=0)
     parser.add_argument(
         "--baseline-ref",
-        help="also score with the product at this git ref (word neighbours), in the same run",
+        help="also score with the product at this git ref, in the same run",
+    )
+    parser.add_argument(
+        "--baseline-backend",
+        action="append",
+        help="the backend(s) the ref is scored with (default: word, the product's before latent)",
     )
     parser.add_argument(
         "--misses",
@@ -304,7 +320,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     print(f"signals bench, {datetime.now():%Y-%m-%d %H:%M}, work directory {work}")
     header = (
-        f"{'corpus':<18} {'backend':<9} {'signal':<9} {'AUC':>5} {'P':>5} {'R':>5} "
+        f"{'corpus':<18} {'backend':<{LABEL}} {'signal':<9} {'AUC':>5} {'P':>5} {'R':>5} "
         f"{'tp':>4} {'fp':>4} {'fn':>4} {'pos':>4}"
     )
     print(header)
@@ -312,12 +328,12 @@ def main() -> None:
     for corpus in corpora:
         workspace, base = imported(corpus, work, args.scale)
         times = {}
-        if baseline is not None:
-            db, _ = with_neighbours(base, "word")
-            old = scored_by(baseline, corpus, workspace, db, "word")
-            times["baseline"] = old["ms_per_item"]
-            label = f"@{args.baseline_ref[:7]}"
-            print_result(corpus, label, old, " (the product at that ref)", args.misses)
+        for backend in (args.baseline_backend or ["word"]) if baseline is not None else ():
+            db, _ = with_neighbours(base, backend)
+            old = scored_by(baseline, corpus, workspace, db, backend)
+            times.setdefault("baseline", old["ms_per_item"])
+            label = f"@{args.baseline_ref[:7]}" + (f"/{backend}" if args.baseline_backend else "")
+            print_result(corpus, label, old, f" (the product at that ref, {backend})", args.misses)
         for backend in backends:
             db, neighbour_seconds = with_neighbours(base, backend)
             result = scored_by(ROOT, corpus, workspace, db, backend)
