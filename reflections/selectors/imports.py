@@ -8,6 +8,7 @@ from collections import Counter
 from reflections.models import ImportJob
 
 MAX_SHOWN_ROWS = 500
+COMMON_REASONS = 5
 # A reason starts with the field it is about ("outcome: unknown outcome …").
 _FIELD = re.compile(r"^(?:record \d+: )?([A-Za-z_][\w\[\]. ]{0,40}): ")
 
@@ -30,6 +31,14 @@ def _rows(items: list[dict]) -> list[dict]:
             }
         )
     return out
+
+
+def _common_reasons(items: list[dict]) -> list[tuple[str, int]]:
+    """The reasons given more than once, most frequent first (at most COMMON_REASONS), counted
+    over every rejection, not only the rows listed: a cause that refuses thousands of files or
+    lines (a department nobody created) is seen at once."""
+    counts = Counter(item.get("reason") or item.get("message") or "" for item in items)
+    return [(reason, n) for reason, n in counts.most_common(COMMON_REASONS) if n > 1]
 
 
 def _totals(refl: dict, outcomes: Counter | None) -> dict:
@@ -74,6 +83,7 @@ def job_report(job: ImportJob) -> dict:
         "file_outcomes": dict(Counter(files.values())),
         "rejected": _rows(rejected),
         "rejected_count": len(rejected),
+        "common_reasons": _common_reasons(rejected),
         "warnings": _rows(warnings),
         "warning_count": len(warnings),
         "limit": MAX_SHOWN_ROWS,

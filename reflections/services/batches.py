@@ -226,8 +226,9 @@ class Directory:
             )
         if not self.create_departments:
             raise UnknownDepartment(
-                f"department: no department {quote_value(slug)}; an admin creates it in the admin "
-                "or imports with --create-departments"
+                f"department: no department {quote_value(slug)}; an admin creates it in the admin, "
+                "or imports with new departments created (the import page's checkbox, "
+                "--create-departments on the command line)"
             )
         dept = Department.objects.create(slug=slug, name=slug.replace("-", " ").title())
         self.departments[slug] = dept.id

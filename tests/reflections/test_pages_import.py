@@ -208,6 +208,24 @@ def test_a_bad_line_is_reported_with_file_line_and_field(research, tmp_path):
     assert "unknown outcome 'meh'" in cells[3]
 
 
+def test_a_department_nobody_created_is_refused_and_the_report_names_the_checkbox(research):
+    client = client_for("admin")
+    upload(client, zipped(SAMPLES))  # the samples name departments besides research
+    job = run_worker(ImportJob.objects.get().pk)
+
+    page = soup_of(client.get(f"/imports/{job.pk}/"))
+    rows = page.select("table.import-problems tbody tr")
+    unknown = [r.get_text(" ", strip=True) for r in rows if "no department" in r.get_text()]
+    assert unknown
+    assert all("the import page's checkbox" in reason for reason in unknown)
+    # The reasons that repeat are summed up above the rows, counted over every rejection.
+    [first, *_] = page.select(".import-reasons li")
+    count = int(first.strong.get_text())
+    reason = first.get_text(strip=True).removeprefix(str(count)).lstrip("\u00d7 ")
+    assert count > 1
+    assert count == sum(1 for row in rows if row.select("td")[-1].get_text(strip=True) == reason)
+
+
 def test_loose_files_and_a_trajectory_pool_are_imported_by_name(research):
     client = client_for("admin")
     md = (
