@@ -220,8 +220,8 @@ def test_a_department_nobody_created_is_refused_and_the_report_names_the_checkbo
     assert all("the import page's checkbox" in reason for reason in unknown)
     # The reasons that repeat are summed up above the rows, counted over every rejection.
     [first, *_] = page.select(".import-reasons li")
-    count = int(first.strong.get_text())
-    reason = first.get_text(strip=True).removeprefix(str(count)).lstrip("\u00d7 ")
+    count = int(first.strong.get_text().replace(",", ""))
+    reason = first.get_text(strip=True).removeprefix(first.strong.get_text()).lstrip("\u00d7 ")
     assert count > 1
     assert count == sum(1 for row in rows if row.select("td")[-1].get_text(strip=True) == reason)
 
