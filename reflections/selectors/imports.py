@@ -17,10 +17,15 @@ def recent_jobs(limit: int = 10) -> list[ImportJob]:
     return list(ImportJob.objects.select_related("user")[:limit])
 
 
+def _reason(item: dict) -> str:
+    """What a report row says: a rejection's `reason`, or a warning's `message` (importers.base)."""
+    return item.get("reason") or item.get("message") or ""
+
+
 def _rows(items: list[dict]) -> list[dict]:
     out = []
     for item in items[:MAX_SHOWN_ROWS]:
-        reason = item.get("reason") or item.get("message") or ""
+        reason = _reason(item)
         match = _FIELD.match(reason)
         out.append(
             {
@@ -37,7 +42,7 @@ def _common_reasons(items: list[dict]) -> list[tuple[str, int]]:
     """The reasons given more than once, most frequent first (at most COMMON_REASONS), counted
     over every rejection, not only the rows listed: a cause that refuses thousands of files or
     lines (a department nobody created) is seen at once."""
-    counts = Counter(item.get("reason") or item.get("message") or "" for item in items)
+    counts = Counter(_reason(item) for item in items)
     return [(reason, n) for reason, n in counts.most_common(COMMON_REASONS) if n > 1]
 
 
