@@ -69,7 +69,7 @@ SCALES = {
     ),
     "large": Scale(
         "large", ALL_DEPARTMENTS, {}, 3, 52, 801.0, 34.34,
-        (0.0, 0.0, 0.02, 0.05, 0.13, 0.8), 400, 200, 36, 6, 0.6, False,
+        (0.0,) * 8 + (0.05, 0.15, 0.3, 0.5), 400, 200, 36, 6, 0.6, False,
     ),
 }  # fmt: skip
 
@@ -99,11 +99,6 @@ CROSS_AGENT = 0.14
 ROUTINE_RETRIEVAL = 0.15
 LESSON_WEIGHT = 20.0
 LESSON_HELP = 0.2
-# The runtime's retriever weighs a lesson down as it ages (halving every RECENCY_HALF_LIFE
-# days) and by its decay state (DOMAIN §4: an archived one, older than 90 days and not
-# retrieved in the last 30, at 0.3): old lessons fall out of use unless they keep earning it.
-RECENCY_HALF_LIFE_DAYS = 60.0
-ARCHIVED_MULTIPLIER = 0.3
 # The runtime's retriever weighs a lesson down as it ages (halving every RECENCY_HALF_LIFE
 # days) and by its decay state (DOMAIN §4: an archived one, older than 90 days and not
 # retrieved in the last 30, at 0.3): old lessons fall out of use unless they keep earning it.
