@@ -4,8 +4,9 @@ Usage (PostgreSQL; a demo database built by `make demo` with DATABASE_URL pointi
 
     .venv/bin/python bench/load.py [--db reflexion_h7] [--port 8170] [--users 1,5,20]
                                    [--rounds 8] [--keep-copy] [--peer]
+    .venv/bin/python bench/load.py --db reflexion_loaddemo --db reflexion_largedemo  # two scales
 
-What it does:
+What it does (for each --db in turn; Label Studio beside the last):
 
 1. Copies the database named by --db to a throwaway ``<db>_load`` (``CREATE DATABASE …
    TEMPLATE``, then a ``CHECKPOINT`` so that its writing is over before anything is timed):
@@ -36,6 +37,8 @@ What it does:
 5. With --peer (bench/load_peer.py), then Label Studio 1.23.2 (bench/peer.py) holding the same
    texts, and the same levels of users asking each side for the list, a detail, a search and
    the last page: per level each side's p95, ours ÷ peer, throughput, and memory.
+6. With more than one --db (the demo scale first, then the large one), each page's p95 at
+   the lowest level on each later database ÷ the first's (bench/load_report.py; target ≤ 1.5).
 
 Absolute times drift on a shared machine; the ratios within one run are what we track
 (docs/benchmarks.md, "Under load").
@@ -63,19 +66,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import load_pages  # noqa: E402
 import load_peer  # noqa: E402
-from common import children_rss_mib, fetch_rows, manage, percentile  # noqa: E402
+from common import children_rss_mib, fetch_rows, manage  # noqa: E402
+from load_report import LIST, QUEUE_PREFETCH, compare_scales, report  # noqa: E402
 
 PASSWORD = "bench-load-password"
-LIST = "reflection list"
-QUEUE_PREFETCH = "queue next (prefetch)"
-PAGES_IN_ORDER = [
-    LIST,
-    "reflection detail",
-    "queue item",
-    QUEUE_PREFETCH,
-    "queue verdict → next",
-    *load_pages.NAMES,
-]
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 FORM_FIELD = re.compile(r'<input type="hidden" name="(version|shown)" value="([^"]*)"')
 UPCOMING = re.compile(r'id="queue-prefetch" hidden data-rank="(\d+)" data-url="([^"]+)"')
@@ -259,39 +253,17 @@ def run_level(users: list[VirtualUser], rounds: int) -> Level:
     return Level(results, started, min(done), time.perf_counter())
 
 
-def report(level: int, run: Level) -> tuple[float, float]:
-    """Prints the level's table; returns its throughput while all users were busy, and over
-    the whole run."""
-    results = run.results
-    throughput = run.busy_throughput
-    list_p95 = percentile(results.times[LIST], 95)
-    print(
-        f"\n{level} concurrent user(s): {results.requests} requests in {run.seconds:.1f} s, "
-        f"{results.requests / run.seconds:.2f} requests/s; {throughput:.2f} requests/s while all "
-        f"{level} were busy (the first {run.first_done - run.started:.1f} s)"
-    )
-    print(f"  {'page':<22} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'p95/list':>9}  errors")
-    for page in PAGES_IN_ORDER:
-        times = results.times.get(page)
-        if not times:
-            continue
-        p95 = percentile(times, 95)
-        errors = results.errors.get(page, [])
-        shown = f"{len(errors)} ({', '.join(sorted(set(errors)))})" if errors else "0"
-        print(
-            f"  {page:<22} {len(times):>4} {percentile(times, 50) * 1000:>8.0f} "
-            f"{p95 * 1000:>8.0f} {p95 / list_p95:>9.2f}  {shown}"
-        )
-    if results.verdicts:
-        print(f"  queue verdicts answered by a step: {results.steps} of {results.verdicts}")
-    return throughput, results.requests / run.seconds
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--db", default="reflexion_h7", help="the demo database to copy")
+    parser.add_argument(
+        "--db",
+        action="append",
+        help="the demo database to copy (default reflexion_h7); give it again for another scale "
+        "(--db default --db large): each is run in turn, and each page's p95 at the lowest level "
+        "is compared with the first's",
+    )
     parser.add_argument(
         "--server", default=os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
     )
@@ -304,14 +276,26 @@ def main() -> None:
     parser.add_argument("--no-copy", action="store_true", help="run on --db itself (it changes)")
     load_peer.add_arguments(parser)
     args = parser.parse_args()
+    databases = args.db or ["reflexion_h7"]
+    runs = {}
+    for n, name in enumerate(databases):
+        if n:
+            print(f"\n{'=' * 30} next database: {name} {'=' * 30}")
+        # Label Studio once, beside the last database's server.
+        runs[name] = run_database(args, name, peer=args.peer and n == len(databases) - 1)
+    if len(runs) > 1:
+        compare_scales(runs)
 
-    db = args.db if args.no_copy else f"{args.db}_load"
+
+def run_database(args, source: str, *, peer: bool) -> dict[int, Level]:
+    """Copies `source`, serves it, runs every level of users; returns each level's run."""
+    db = source if args.no_copy else f"{source}_load"
     if not args.no_copy:
         admin_sql(
             args.server,
             [
                 f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)',
-                f'CREATE DATABASE "{db}" TEMPLATE "{args.db}"',
+                f'CREATE DATABASE "{db}" TEMPLATE "{source}"',
                 # The copy went through the WAL (PostgreSQL 15's default strategy): write it out
                 # now, not in a checkpoint in the middle of the measured run (8.5 GB at the
                 # large scale).
@@ -379,7 +363,7 @@ def main() -> None:
                 time.sleep(0.2)
         levels = [int(n) for n in args.users.split(",")]
         print(
-            f"database {db} (copy of {args.db}); gunicorn 2 workers x "
+            f"database {db} (copy of {source}); gunicorn 2 workers x "
             f"{os.environ.get('WEB_THREADS', '4')} threads (gunicorn.conf.py) on {base}; "
             f"{len(details)} detail pages, {len(items)} queue items"
         )
@@ -392,9 +376,10 @@ def main() -> None:
             t.start()
         for t in warm:
             t.join()
-        throughput = {}
+        throughput, runs = {}, {}
         for level in levels:
-            throughput[level] = report(level, run_level(pool[:level], max(level, args.rounds)))
+            runs[level] = run_level(pool[:level], max(level, args.rounds))
+            throughput[level] = report(level, runs[level])
         if 1 in throughput and len(throughput) > 1:
             top = max(throughput)
             (busy_top, whole_top), (busy_one, whole_one) = throughput[top], throughput[1]
@@ -404,8 +389,9 @@ def main() -> None:
             )
         rss = ", ".join(f"{mib:.0f}" for mib in children_rss_mib(gunicorn.pid))
         print(f"worker memory after every page: {rss} MiB resident (target ≤ 150 each)")
-        if args.peer:  # after ours, with our server still up: bench/load_peer.py
+        if peer:  # after ours, with our server still up: bench/load_peer.py
             load_peer.run(args, url, base, gunicorn.pid, sign_in=sign_in, run_level=run_level)
+        return runs
     finally:
         os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)
