@@ -282,7 +282,8 @@ def main() -> None:
         if n:
             print(f"\n{'=' * 30} next database: {name} {'=' * 30}")
         # Label Studio once, beside the last database's server.
-        runs[name] = run_database(args, name, peer=args.peer and n == len(databases) - 1)
+        key = name if name not in runs else f"{name} ({n + 1})"  # the same one again: noise
+        runs[key] = run_database(args, name, peer=args.peer and n == len(databases) - 1)
     if len(runs) > 1:
         compare_scales(runs)
 

@@ -60,8 +60,13 @@ def compare_scales(runs: dict[str, dict[int, object]]) -> None:
     names = list(runs)
     base, others = names[0], names[1:]
     level = min(runs[base])
-    print(f"\np95 at {level} user(s), each database ÷ {base} (target ≤ {SCALE_TARGET}):")
-    print(f"  {'page':<22} {base[:12]:>12} " + " ".join(f"{n[:18]:>18}" for n in others))
+    print(f"\np95 at {level} user(s), each database ÷ the first (target ≤ {SCALE_TARGET}):")
+    for n, name in enumerate(names, start=1):
+        print(f"  #{n} {name}")
+    print(
+        f"  {'page':<22} {'#1':>9} "
+        + " ".join(f"{f'#{n}':>9} {'÷ #1':>6}" for n in range(2, len(names) + 1))
+    )
     worst = {name: (0.0, "") for name in others}
     for page in PAGES_IN_ORDER:
         first = runs[base][level].results.times.get(page)
@@ -72,12 +77,12 @@ def compare_scales(runs: dict[str, dict[int, object]]) -> None:
         for name in others:
             times = runs[name].get(level) and runs[name][level].results.times.get(page)
             if not times:
-                cells.append(f"{'-':>18}")
+                cells.append(f"{'-':>16}")
                 continue
             ratio = percentile(times, 95) / p95
             worst[name] = max(worst[name], (ratio, page))
-            cells.append(f"{percentile(times, 95) * 1000:>9.0f} ms {ratio:>5.2f}")
-        print(f"  {page:<22} {p95 * 1000:>9.0f} ms " + " ".join(cells))
+            cells.append(f"{percentile(times, 95) * 1000:>6.0f} ms {ratio:>6.2f}")
+        print(f"  {page:<22} {p95 * 1000:>6.0f} ms " + " ".join(cells))
     for name, (ratio, page) in worst.items():
         verdict = "met" if ratio <= SCALE_TARGET else "not met"
         print(f"  worst on {name}: {page} at {ratio:.2f}x ({verdict})")
