@@ -314,6 +314,7 @@ def run_database(args, source: str, *, peer: bool) -> dict[int, Level]:
     }
     python = sys.executable
     manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "collectstatic", "--noinput", "-v", "0")  # served as a deployment serves them
     manage(env, "create_demo_users", "--password", PASSWORD)
     started = time.perf_counter()
     manage(env, "db_worker", "--batch", "--queue-name", "*", "-v", "0")
