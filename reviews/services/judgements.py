@@ -15,6 +15,8 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from reflections.importers.base import ParseError
+from reflections.importers.decoding import check_decoded
 from reflections.models import Reflection
 from reflections.services.batches import quote_value
 from reviews.models import Judgement, Verdict
@@ -69,6 +71,10 @@ def _clean(record: Mapping, where: str) -> dict:
     unknown = sorted(set(record) - set(FIELDS) - {"_line"})
     if unknown:
         raise JudgementError(f"{where}: {unknown[0]}: unknown field (expected {', '.join(FIELDS)})")
+    try:  # no NUL, no lone surrogate: text the database can hold and a lookup can be run on
+        check_decoded({field: record[field] for field in FIELDS if field in record}, field="")
+    except ParseError as exc:
+        raise JudgementError(f"{where}: {exc.reason}") from None
     judge = str(record.get("judge") or "").strip()
     if not judge:
         raise JudgementError(f"{where}: judge: missing (the judge's name)")

@@ -57,5 +57,23 @@ def test_a_bad_record_refuses_the_whole_request_naming_its_position_and_field(in
     assert not Judgement.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("reflection", "notes/a\x00.md"), ("duplicate_of", "\x00"), ("judge", "gpt\x00judge")],
+)
+def test_text_a_database_cannot_hold_is_refused_naming_the_record_and_field(
+    ingest, reflections, field, value
+):
+    # Found by the schema fuzzer on PostgreSQL: a NUL in a reflection's path was a 500.
+    first, _ = reflections
+    extra = {"verdict": "duplicate"} if field == "duplicate_of" else {}
+    bad = {**judgement(first), **extra, field: value}
+    answer = ingest.post("/judgements", [judgement(first), bad])
+
+    assert answer.status_code == 400
+    assert answer.json()["detail"].endswith(f"record 2: {field}: holds a NUL character")
+    assert not Judgement.objects.exists()
+
+
 def test_a_retrieve_token_cannot_post_judgements(runtime, reflections):
     assert runtime.post("/judgements", [judgement(reflections[0])]).status_code == 403
