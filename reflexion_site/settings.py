@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # Before CSRF, which reads (and spools) a POST's body to find its token.
     "reflections.middleware.UploadSizeLimitMiddleware",
+    "reflections.middleware.NulParameterMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
