@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from demo.workspace import write_workspace
@@ -24,7 +25,7 @@ from reflections.services.event_import import import_events
 from reflections.services.neighbours import refresh_neighbours
 from reflections.services.reflection_import import import_reflections
 from reflections.similarity import diff_words
-from reviews.models import PreparedEvidence, ReviewItem
+from reviews.models import PreparedEvidence, ReviewCycle, ReviewItem
 from reviews.selectors.evidence import display_text, item_evidence, neighbour_candidates
 from reviews.selectors.originals import window_figures
 from reviews.services.cycles import open_cycle
@@ -317,3 +318,15 @@ def test_the_worker_runs_the_queued_preparation(cycle):
     assert PreparedEvidence.objects.filter(version=evidence_version()).count() == (
         cycle.items.count()
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_leaves_a_cycle_closed_before_it_got_there(cycle):
+    ReviewCycle.objects.filter(pk=cycle.pk).update(closed_at=timezone.now())
+
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+    (done,) = DBTaskResult.objects.filter(task_path="reviews.tasks.prepare_cycle_evidence")
+    assert done.status == "SUCCESSFUL"
+    assert done.return_value == {"cycle": cycle.pk, "status": "closed"}
+    assert not PreparedEvidence.objects.exists()
