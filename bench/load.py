@@ -281,8 +281,8 @@ def main() -> None:
     for n, name in enumerate(databases):
         if n:
             print(f"\n{'=' * 30} next database: {name} {'=' * 30}")
+        key = name if name not in runs else f"{name} ({n + 1})"  # one database twice: the noise
         # Label Studio once, beside the last database's server.
-        key = name if name not in runs else f"{name} ({n + 1})"  # the same one again: noise
         runs[key] = run_database(args, name, peer=args.peer and n == len(databases) - 1)
     if len(runs) > 1:
         compare_scales(runs)
