@@ -5,18 +5,23 @@ The public interface. Rules live in rules_*.py (the project's own) and vendor.py
 more than the rules detect.
 """
 
-from reflections.scanning.findings import (
-    CATEGORIES,
-    INFRASTRUCTURE,
-    INJECTION,
-    PERSONAL,
-    SECRET,
-    Finding,
-    describe_findings,
-)
-from reflections.scanning.masking import mask, strict_findings
-from reflections.scanning.rules import RULES
-from reflections.scanning.scan import iter_findings, scan_text
+from reflections.scanning.deferred import deferred
+
+# detect-secrets' plugins import `requests` only to verify a secret online, which a scan never
+# does: every rule module is imported here first, with it deferred (scanning.deferred).
+with deferred("requests"):
+    from reflections.scanning.findings import (
+        CATEGORIES,
+        INFRASTRUCTURE,
+        INJECTION,
+        PERSONAL,
+        SECRET,
+        Finding,
+        describe_findings,
+    )
+    from reflections.scanning.masking import mask, strict_findings
+    from reflections.scanning.rules import RULES
+    from reflections.scanning.scan import iter_findings, scan_text
 
 
 def typed_and_hidden(text: str | None) -> tuple[str, list[str]]:
