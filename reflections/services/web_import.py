@@ -26,6 +26,7 @@ from reflections.importers.trajectory import looks_like_pool
 from reflections.models import ImportJob
 from reflections.services.batches import ImportSummary, safe_value
 from reflections.services.event_import import import_events
+from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.neighbours import refresh_neighbours, stale_departments
 from reflections.services.reflection_import import import_reflections
 from reflections.services.reflexion_run_import import (
@@ -175,6 +176,8 @@ def run_job(job: ImportJob) -> ImportJob:
                 refit = found["refit"]
             except BackendError as error:
                 logger.error("import job %s: neighbours not recomputed: %s", job.pk, error)
+        # What the import commands do after their work: fresh statistics for what it wrote.
+        vacuum_rewritten()
         job.report = {
             "refused_uploads": refused,
             "neighbours": neighbours,

@@ -4,6 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.neighbours import refresh_neighbours
 from reflections.similarity.backends import BackendError
 
@@ -40,6 +41,7 @@ class Command(BaseCommand):
             summary = refresh_neighbours(departments=department, progress=report, refit=refit)
         except (ValueError, BackendError) as error:
             raise CommandError(str(error)) from None
+        vacuum_rewritten()  # the neighbour rows replaced, the vectors written
         if as_json:
             self.stdout.write(json.dumps(summary))
             return

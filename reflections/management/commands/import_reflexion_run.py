@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from reflections.importers.base import ParseError
+from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.neighbours import refresh_neighbours, stale_departments
 from reflections.services.reflexion_run_import import (
     DEFAULT_STARTED_AT,
@@ -94,6 +95,7 @@ class Command(BaseCommand):
                 refresh_neighbours(departments=stale_departments())
             except BackendError as exc:
                 self.stderr.write(f"neighbours not recomputed: {exc}")
+        vacuum_rewritten()
         if as_json:
             self.stdout.write(json.dumps(summary.as_dict()))
             return
