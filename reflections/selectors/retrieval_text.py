@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from django.db import connection
-from django.db.models import FloatField, Q, QuerySet
+from django.db.models import BooleanField, FloatField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
 from reflections.models import Reflection
@@ -107,8 +107,8 @@ class FullTextSimilarity:
 
         Reflections holding every word of the task come first; only when they are fewer than
         `limit` do the ones holding any word fill up. Each pass reads at most MATCH_POOL
-        matches from the index: common words match a large share of a big store, and ranking
-        them all cost seconds at 100,000 reflections."""
+        matches of the scope from the index: common words match a large share of a big store,
+        and ranking them all cost seconds at 100,000 reflections."""
         words = query_words(task)
         if not words:
             return []
@@ -124,12 +124,17 @@ class FullTextSimilarity:
         self, scope: QuerySet[Reflection], query: str, limit: int, *, exclude: list[int]
     ) -> list[int]:
         table = connection.ops.quote_name(Reflection._meta.db_table)
-        matching = RawSQL(  # noqa: S611 - the query is a bound parameter; the SQL is a constant
-            f"SELECT id FROM {table} WHERE {SEARCH_DOCUMENT_SQL} "
-            # LIMIT keeps the subquery whole (evaluated once, by the index) and bounded.
-            "@@ websearch_to_tsquery('english'::regconfig, %s) LIMIT %s",
-            [query, MATCH_POOL],
+        hit = RawSQL(  # noqa: S611 - the query is a bound parameter; the SQL is a constant
+            # Unqualified: the subquery's own row (Django aliases its table), not the outer's.
+            "search_document @@ websearch_to_tsquery('english'::regconfig, %s)",
+            [query],
+            output_field=BooleanField(),
         )
+        # The pool is drawn from the scope (the departments asked for), not the installation:
+        # drawn from every department, a word common in one (7,296 finance lessons on
+        # "ledger") filled it, and another department's 14 matches were never candidates.
+        # LIMIT keeps the subquery whole (evaluated once) and bounded.
+        matching = scope.filter(hit).values("pk")[:MATCH_POOL]
         title_rank = RawSQL(  # noqa: S611 - as above
             "ts_rank_cd(to_tsvector('english'::regconfig, "
             f"{table}.\"title\"), websearch_to_tsquery('english'::regconfig, %s), 1)",

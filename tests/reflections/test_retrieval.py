@@ -207,3 +207,28 @@ def test_text_candidates_holding_every_word_come_before_those_holding_one(agent,
 
     assert found[0] == every_word.pk
     assert len(found) == 2 and found[1] in {r.pk for r in one_word}
+
+
+@pytest.mark.skipif(
+    __import__("django.db").db.connection.vendor != "postgresql",
+    reason="the full-text candidates are PostgreSQL's",
+)
+def test_a_departments_matches_are_candidates_however_many_another_department_holds(
+    agent, monkeypatch
+):
+    """The pool of matches is drawn from the departments asked for: drawn from every
+    department, another's many lessons on the word filled it first."""
+    from reflections.models import Reflection
+    from reflections.selectors import retrieval_text
+
+    sales = AgentFactory(name="sales-bot", department=DepartmentFactory(slug="sales"))
+    for n in range(5):  # written first: the first rows an unscoped index scan returns
+        lesson(sales, f"Ledger export note {n}", task_type="other")
+    ours = lesson(agent, "Ledger export check", task_type="other")
+    monkeypatch.setattr(retrieval_text, "MATCH_POOL", 3)
+
+    found = retrieval_text.FullTextSimilarity().matches(
+        Reflection.objects.filter(department=agent.department), "ledger export", limit=5
+    )
+
+    assert found == [ours.pk]
