@@ -124,7 +124,7 @@ class FullTextSimilarity:
         self, scope: QuerySet[Reflection], query: str, limit: int, *, exclude: list[int]
     ) -> list[int]:
         table = connection.ops.quote_name(Reflection._meta.db_table)
-        hit = RawSQL(  # noqa: S611 - the query is a bound parameter; the SQL is a constant
+        hit = RawSQL(
             # Unqualified: the subquery's own row (Django aliases its table), not the outer's.
             "search_document @@ websearch_to_tsquery('english'::regconfig, %s)",
             [query],
@@ -135,7 +135,7 @@ class FullTextSimilarity:
         # "ledger") filled it, and another department's 14 matches were never candidates.
         # LIMIT keeps the subquery whole (evaluated once) and bounded.
         matching = scope.filter(hit).values("pk")[:MATCH_POOL]
-        title_rank = RawSQL(  # noqa: S611 - as above
+        title_rank = RawSQL(  # noqa: S611 - the query is a bound parameter; the SQL is a constant
             "ts_rank_cd(to_tsvector('english'::regconfig, "
             f"{table}.\"title\"), websearch_to_tsquery('english'::regconfig, %s), 1)",
             [query],
