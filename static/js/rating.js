@@ -109,8 +109,14 @@
     if (handled) event.preventDefault();
   });
 
+  // The elements an item is swapped into; other swaps on the page (the header's mention
+  // count, which arrives after the page loads) must not take the focus from the rater.
+  var ITEM_TARGETS = ["rate-item", "calibration-item"];
+
   // After htmx puts the next item in place, read it from the top with the keys ready.
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || ITEM_TARGETS.indexOf(target.id) < 0) return;
     if (form()) {
       window.scrollTo(0, 0);
       var title = document.getElementById("item-title");
