@@ -3,6 +3,7 @@ reads the API documentation page."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -75,6 +76,18 @@ def test_the_copy_button_puts_the_new_token_on_the_clipboard(page, live_server):
     expect(page.locator("#copy-new-token-status")).to_have_text("Copied to the clipboard.")
     assert page.evaluate("window.__copied") == [token]
     assert_no_csp_violations(page)
+
+
+def test_the_copy_button_is_out_of_sight_until_its_script_has_run(page, live_server):
+    """A click before copy.js is there would do nothing: the button appears with the script."""
+    UserFactory(username="root", roles=["admin"])
+    page.route(re.compile(r"/js/copy\.js"), lambda route: route.abort())
+    sign_in(page, live_server, "root", to="/api-tokens/")
+    page.fill("#id_name", "runtime-eu")
+    page.check("input[name=scope][value=retrieve]")
+    page.click("main button[type=submit]:has-text('Create token')")
+    expect(page.locator("#new-token")).to_be_visible()
+    expect(page.locator("#copy-new-token")).to_be_hidden()
 
 
 def test_a_token_past_its_expiry_date_is_refused_and_listed_as_expired(page, live_server):
