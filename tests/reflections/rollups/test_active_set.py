@@ -84,6 +84,21 @@ def test_rows_kept_one_change_at_a_time_equal_a_whole_recount(memory):
     assert len(kept) < 2 * len(memory)  # a row where membership changed, not per history row
 
 
+@pytest.mark.parametrize("inline", [1000, 0], ids=["named-in-the-statement", "staged"])
+def test_recounting_some_reflections_gives_their_rows_of_a_whole_recount(
+    memory, monkeypatch, inline
+):
+    monkeypatch.setattr("reflections.services.active_set.INLINE_IDS", inline)
+    whole = rows()
+    some = [memory[0].pk, memory[3].pk, memory[7].pk]
+    ActiveSetChange.objects.filter(reflection_id__in=some).delete()
+
+    written = refresh_active_set(some)
+
+    assert rows() == whole
+    assert written == len([row for row in whole if row[0] in some]) > 0
+
+
 def test_a_policy_run_keeps_the_rollup(memory):
     backfill_policies(first=date(2026, 6, 1), last=date(2026, 9, 1), every_days=30)
     assert ReflectionHistory.objects.filter(actor_label="policy:decay").exists()
