@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -25,16 +27,32 @@ def _back(cycle, filters: ItemFilters) -> str:
     return f"{url}?{query}#items" if query else f"{url}#items"
 
 
-def _selected(request, cycle, select: str, filters: ItemFilters) -> list:
+def _selected(request, cycle, select: str, filters: ItemFilters):
+    """The items the form selected that this person may act on, as a queryset."""
     items = cycle_items(cycle, request.user, filters if select == "filter" else None)
     if not selectors.can_manage(request.user):
         items = items.filter(reviewer=request.user)  # a colleague's unsure item is not theirs
-    # The confirmation names each item by title, never by its text (a hundred texts to read).
-    items = items.defer("reflection__original_text", "reflection__body", "reflection__sections")
     if select == "filter":
-        return list(items)
+        return items
     ranks = {int(r) for r in request.POST.getlist("ranks") if r.isdigit()}
-    return list(items.filter(rank__in=ranks))
+    return items.filter(rank__in=ranks)
+
+
+def _shown(items) -> list:
+    """The selected items to name on the confirmation: by title, never by their text (a
+    hundred texts to read)."""
+    return list(
+        items.defer("reflection__original_text", "reflection__body", "reflection__sections")
+    )
+
+
+@dataclass(frozen=True)
+class Selected:
+    """A selected item as acting on it needs it: the services read the rest themselves, so a
+    confirmed request builds no hundred items with their reflections twice."""
+
+    pk: int
+    rank: int
 
 
 # What _describe's sentence says once done.
@@ -81,7 +99,13 @@ def bulk_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         problems = "; ".join(" ".join(v) for v in form.errors.values())
         _say(request, messages.ERROR, f"Nothing changed — {problems}.")
         return redirect(_back(cycle, filters))
-    items = _selected(request, cycle, form.cleaned_data["select"], filters)
+    selected = _selected(request, cycle, form.cleaned_data["select"], filters)
+    confirmed = form.cleaned_data["confirm"]
+    items = (
+        [Selected(*row) for row in selected.values_list("pk", "rank")]
+        if confirmed
+        else _shown(selected)
+    )
     original = _original(form, cycle)
     # The original is never marked a duplicate of itself: it is left out of the count and the
     # list, and named apart.
@@ -106,7 +130,7 @@ def bulk_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "original": original,
         "original_selected": bool(kept_apart),
     }
-    if not form.cleaned_data["confirm"]:
+    if not confirmed:
         # One confirmation naming the count; it carries the exact ranks it showed.
         return render(request, "reviews/bulk_confirm.html", context)
     ranks = [i.rank for i in items]
@@ -131,6 +155,7 @@ def bulk_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except NeedsConfirmation as asked:
         # The duplicate guard asks first, as it does for one item; confirming records them.
         context["warnings"] = asked.warnings
+        context["items"] = _shown(selected.filter(rank__in=ranks))
         return render(request, "reviews/bulk_confirm.html", context, status=409)
     except ReviewError as error:
         _say(request, messages.ERROR, f"Nothing changed — {error}.")

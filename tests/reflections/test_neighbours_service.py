@@ -235,9 +235,7 @@ class TestTheLatentBackend:
         assert [d["department"] for d in summary["departments"]] == ["ops"]
         vectors = dict(ReflectionVector.objects.values_list("reflection_id", "computed_at"))
         assert {pk for pk in vectors if vectors[pk] != before.get(pk)} == {new.pk}
-        assert set(ReflectionVector.objects.values_list("backend", flat=True)) == {
-            fitted.identity
-        }
+        assert set(ReflectionVector.objects.values_list("backend", flat=True)) == {fitted.identity}
         assert LatentFit.objects.get().folded == {str(new.agent.department_id): 1}
         assert new.pk in {pk for pair in pairs() for pk in pair}
 

@@ -222,6 +222,11 @@ class TestBulkPages:
         warnings = soup(asked).select("#bulk-warnings li")
         assert [w.get_text()[:4] for w in warnings] == ["#3: ", "#5: "]
         assert soup(asked).select_one("#bulk-confirm input[name=guard_confirmed]") is not None
+        # The page asking names the items by title and carries their ranks to the next post.
+        named = soup(asked).select("#bulk-confirm li")
+        assert [li.select_one("input[name=ranks]")["value"] for li in named] == ["3", "5"]
+        for rank, li in zip((3, 5), named, strict=True):
+            assert cycle.items.get(rank=rank).reflection.title in li.get_text()
         assert ranks_with(cycle, verdict="duplicate") == []
         client.post(url, {**form, "guard_confirmed": "1"})
         assert ranks_with(cycle, verdict="duplicate") == [3, 5]
