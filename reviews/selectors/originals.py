@@ -139,14 +139,19 @@ def guard_warnings(item: ReviewItem, original: Reflection) -> list[str]:
 
 
 def guard_warnings_of(items: list[ReviewItem], original: Reflection) -> dict[int, list[str]]:
-    """guard_warnings of each of one cycle's items, by item id, their facts read at once."""
+    """guard_warnings of each of one cycle's items, by item id. The original's facts first;
+    an item's lift is only read when the guard shows it, for the items more used than the
+    original (all of them at once)."""
     if not items:
         return {}
-    facts = reflection_facts(items[0].cycle, [*(i.reflection for i in items), original])
+    cycle = items[0].cycle
+    theirs = reflection_facts(cycle, [original])[original.pk]
+    more_used = [i.reflection for i in items if i.retrievals > theirs.retrievals]
+    facts = reflection_facts(cycle, more_used)
     return {
         item.pk: duplicate_warnings(
-            item_side(item, facts[item.reflection_id]),
-            facts[original.pk].side(),
+            item_side(item, facts.get(item.reflection_id)),
+            theirs.side(),
             item_is_top=item.rank == 1,
         )
         for item in items

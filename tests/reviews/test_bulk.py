@@ -3,18 +3,23 @@ its own Decision, one undo for the whole batch."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from bs4 import BeautifulSoup
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from reflections.models import ActiveSetChange, Reflection, ReflectionHistory, State
+from reflections.services.rollups import refresh_retrieval_rollup
 from reviews.models import Decision, ReviewBatch
 from reviews.services.bulk import bulk_assign, bulk_verdict, undo_batch
 from reviews.services.cycles import ReviewError
 from reviews.services.verdicts import NeedsConfirmation, decide
+from tests.factories import RetrievalEventFactory
 from tests.reviews.together_support import client_for, make_world
 
 pytestmark = pytest.mark.django_db
@@ -126,6 +131,21 @@ class TestBulkVerdicts:
         )  # fmt: skip
         assert ranks_with(cycle, verdict="duplicate") == [1, 3]
 
+    def test_the_guard_asks_only_about_the_items_more_used_than_the_original(self, world):
+        cycle, original = world["cycle"], world["original"]
+        for minute in range(5):  # ranks 1, 3, 5 were retrieved 8, 6 and 4 times
+            RetrievalEventFactory(
+                reflection=original, retrieved_at=datetime(2026, 6, 2, 0, minute, tzinfo=UTC)
+            )
+        refresh_retrieval_rollup()
+        with pytest.raises(NeedsConfirmation) as asked:
+            bulk_verdict(
+                cycle=cycle, user=world["ana"], ranks=[1, 3, 5], action="duplicate",
+                duplicate_of=original.pk,
+            )  # fmt: skip
+        assert [w.split(":")[0] for w in asked.value.warnings] == ["#1", "#3"]
+        assert "5 retrievals in the window against this item's 8" in asked.value.warnings[0]
+
     def test_a_batch_is_undone_once(self, world):
         batch = bulk_verdict(cycle=world["cycle"], user=world["ana"], ranks=[1], action="keep")
         undo_batch(batch_id=batch.pk, user=world["ana"])
@@ -135,6 +155,7 @@ class TestBulkVerdicts:
     def test_a_batch_costs_the_same_statements_for_three_items_as_for_one(self, world):
         # Set-based: a hundred items took ~1,200 statements and over a second one by one.
         def statements(ranks, action, **more):
+            cache.clear()  # the window's figures are cached: each call reads them afresh
             with CaptureQueriesContext(connection) as queries:
                 bulk_verdict(
                     cycle=world["cycle"], user=world["ana"], ranks=ranks, action=action, **more
