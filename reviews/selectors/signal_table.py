@@ -14,7 +14,8 @@ from django.core.cache import cache
 
 from reviews.models import ReviewCycle, ReviewItem
 from reviews.selectors.evidence import injection_lift
-from reviews.signals import CUTS, NAMES, cycle_context, item_signals
+from reviews.signals import CUTS, HELD_OUT, NAMES, cycle_context, item_signals
+from reviews.signals.base import HeldOut
 
 CACHE_SECONDS = 3600
 SORTS = {
@@ -101,6 +102,7 @@ class Distribution:
     cut: float
     scores: list[float]
     spec: dict  # Vega-Lite (reviews.charts.score_distribution)
+    held_out: HeldOut | None = None  # how the flag did on other authors' memory
 
     @property
     def flagged(self) -> int:
@@ -131,7 +133,13 @@ def score_distributions(cycle: ReviewCycle, items) -> list[Distribution]:
     for name in NAMES:
         scores = [row[name] for row in rows]
         found.append(
-            Distribution(name, CUTS[name], scores, score_distribution(name, scores, CUTS[name]))
+            Distribution(
+                name,
+                CUTS[name],
+                scores,
+                score_distribution(name, scores, CUTS[name]),
+                HELD_OUT[name],
+            )
         )
     return found
 

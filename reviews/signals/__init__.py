@@ -31,6 +31,8 @@ from reviews.signals.outdated import score_outdated, successor_candidates
 NAMES = ("echo", "outdated", "duplicate")
 # Each signal flags at score ≥ its cut (documented with its weights in its module).
 CUTS = {"echo": echo.CUT, "outdated": outdated.CUT, "duplicate": duplicate.CUT}
+# How each flag did on memory written by other people (reviews.signals.base.HeldOut).
+HELD_OUT = {"echo": echo.HELD_OUT, "outdated": outdated.HELD_OUT, "duplicate": duplicate.HELD_OUT}
 VERDICT_FOR = {
     "echo": Verdict.ECHO_CHAMBER,
     "outdated": Verdict.OUTDATED,

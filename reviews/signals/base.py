@@ -99,6 +99,52 @@ class Signal:
         return data
 
 
+@dataclass(frozen=True)
+class HeldOut:
+    """How a signal's flag did on corpora written by other people, pooled (docs/signals.md
+    has each run and its command): what the cycle page tells a reviewer about how far to
+    trust a flag, and the lack of one."""
+
+    corpora: int
+    right: int  # flagged and planted
+    wrong: int  # flagged, not planted
+    missed: int  # planted, not flagged
+
+    @property
+    def precision(self) -> float | None:
+        flagged = self.right + self.wrong
+        return self.right / flagged if flagged else None
+
+    @property
+    def recall(self) -> float | None:
+        planted = self.right + self.missed
+        return self.right / planted if planted else None
+
+    def sentence(self) -> str:
+        """One sentence a reviewer reads under the signal's distribution."""
+        flagged, planted = self.right + self.wrong, self.right + self.missed
+        if not flagged:
+            did = "it flagged nothing"
+        elif self.right == 0:
+            did = f"it flagged {_items(flagged)}, all wrongly"
+        else:
+            did = f"it flagged {_items(flagged)}, {self.right} rightly ({share(self.precision)})"
+        found = f"found {self.right} of the {planted} planted"
+        if self.recall is not None:
+            found += f" ({share(self.recall)})"
+        text = (
+            f"On {self.corpora} corpora written by other people, with no weight or cut fitted "
+            f"on them, {did}, and {found}."
+        )
+        if self.recall is not None and self.recall < 0.5:
+            text += " A missing flag says little here: read the item's neighbours yourself."
+        return text
+
+
+def _items(n: int) -> str:
+    return f"{n} item{'s' if n != 1 else ''}"
+
+
 def clamp(value: float) -> float:
     return max(0.0, min(1.0, value))
 

@@ -34,10 +34,14 @@ from functools import lru_cache
 from reflections.similarity.backends import Calibration
 from reviews.policies import preferred_original
 from reviews.selectors.signal_facts import Twin
-from reviews.signals.base import Part, Signal, clamp, weighted
+from reviews.signals.base import HeldOut, Part, Signal, clamp, weighted
 
 WEIGHTS = {"alike": 0.5, "same case": 0.3, "same task type": 0.2}
 CUT = 0.85
+# Right / wrong / missed flags, pooled, on the corpora of other authors with the default
+# backend (signals-dev seed 2 0/0/30, the fourth author 0/1/16,
+# the fifth 0/0/17; docs/signals.md): shown under the cut on the cycle page.
+HELD_OUT = HeldOut(corpora=3, right=0, wrong=1, missed=63)
 NEAR_VERBATIM = 0.95  # of the calibration's full likeness: two passes at one task are one
 
 MONTHS = (

@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 
 from reviews.selectors.echo_facts import EchoFacts, OwnTasks
-from reviews.signals.base import Part, Signal, clamp, missing_note, pct, share, weighted
+from reviews.signals.base import HeldOut, Part, Signal, clamp, missing_note, pct, share, weighted
 
 # A restatement repeats the lesson: a later reflection of its author at the backend's
 # `restated` similarity or more (reflections.similarity.backends.Calibration), or from its
@@ -69,6 +69,10 @@ SURER_MIN_TASKS = 5  # fed and unfed tasks with a logged confidence, per outcome
 DOMINANCE_FULL = 0.4
 SELF_FROM, SELF_FULL = 0.25, 0.75
 CUT = 0.8
+# Right / wrong / missed flags, pooled, on the corpora of other authors with the default
+# backend (signals-dev seed 2 20/0/4, the fourth author 14/5/8,
+# the fifth 17/2/5; docs/signals.md): shown under the cut on the cycle page.
+HELD_OUT = HeldOut(corpora=3, right=51, wrong=7, missed=17)
 MIN_OWN_TASKS = 10  # the author's tasks of its kind needed to say how often it was handed
 
 

@@ -12,7 +12,7 @@ from reflections.services.rollups import refresh_retrieval_rollup
 from reviews import charts
 from reviews.selectors import signal_table
 from reviews.services.cycles import open_cycle
-from reviews.signals import CUTS, NAMES
+from reviews.signals import CUTS, HELD_OUT, NAMES
 from tests.factories import AgentFactory, ReflectionFactory, RetrievalEventFactory, UserFactory
 from tests.pages import client_for, soup_of
 
@@ -126,6 +126,10 @@ def test_the_signal_view_shows_each_signals_scores_and_their_distribution_with_t
     assert spec["layer"][1]["data"]["values"] == [
         {"cut": CUTS["duplicate"], "label": f"cut {CUTS['duplicate']:.2f}"}
     ]
+    # Under each cut, how far its flag held on memory written by other people.
+    for name, figure in zip(NAMES, figures, strict=True):
+        said = figure.select_one(".signal-held-out").get_text(strip=True)
+        assert said == HELD_OUT[name].sentence()
     header = [th.get_text(strip=True) for th in page.select("table.results thead th")]
     assert header[4:7] == ["Echo", "Outdated", "Duplicate"]
     first = page.select_one("table.results tbody tr")
