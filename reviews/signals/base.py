@@ -123,10 +123,13 @@ class HeldOut:
     def sentence(self) -> str:
         """One sentence a reviewer reads under the signal's distribution."""
         flagged, planted = self.right + self.wrong, self.right + self.missed
+        every = "" if flagged == 1 else "all "
         if not flagged:
             did = "it flagged nothing"
         elif self.right == 0:
-            did = f"it flagged {_items(flagged)}, all wrongly"
+            did = f"it flagged {_items(flagged)}, {every}wrongly"
+        elif self.wrong == 0:
+            did = f"it flagged {_items(flagged)}, {every}rightly"
         else:
             did = f"it flagged {_items(flagged)}, {self.right} rightly ({share(self.precision)})"
         found = f"found {self.right} of the {planted} planted"

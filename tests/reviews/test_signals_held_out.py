@@ -16,8 +16,13 @@ def test_a_flag_that_held_says_how_often_it_was_right_and_what_it_found():
 
 def test_a_flag_that_found_little_tells_the_reviewer_to_look_for_themselves():
     said = HeldOut(corpora=3, right=0, wrong=1, missed=63).sentence()
-    assert "it flagged 1 item, all wrongly, and found 0 of the 63 planted (0 %)." in said
+    assert "it flagged 1 item, wrongly, and found 0 of the 63 planted (0 %)." in said
     assert said.endswith("A missing flag says little here: read the item's neighbours yourself.")
+
+
+def test_a_flag_never_wrong_says_so_without_a_share():
+    said = HeldOut(corpora=3, right=34, wrong=0, missed=0).sentence()
+    assert "it flagged 34 items, all rightly, and found 34 of the 34 planted (100 %)." in said
 
 
 def test_a_flag_that_never_fired_says_so():
