@@ -400,32 +400,20 @@ def test_a_new_rater_fails_calibration_recalibrates_passes_and_rates_two_items_b
 def test_a_late_mention_count_does_not_take_the_focus_from_a_rater_writing_a_comment(
     page, live_server, rubric, calibration_set, round_reflections
 ):
-    rater = calibrated_rater("dora", calibration_set, rubric)
-    others = [calibrated_rater(name, calibration_set, rubric) for name in OTHER_RATERS]
-    rating_round = create_round(
-        name="2026Q3 support sample",
-        size=2,
-        raters=[rater, *others],
-        seed=7,
-        user=UserFactory(username="mona", roles=["manager"]),
-        raters_per_item=3,
-    )
-    # The header's mention count is fetched after the page loads; hold it back until the
-    # rater is typing, as a slow server would.
-    held = []
+    raters = [calibrated_rater(name, calibration_set, rubric) for name in ("dora", *OTHER_RATERS)]
+    manager = UserFactory(roles=["manager"])
+    rating_round = create_round(name="Focus", size=2, raters=raters, seed=7, user=manager)
+    held = []  # the header's mention count, held back until the rater types (a slow server)
     page.route(re.compile(r"/mentions/count/"), lambda route: held.append(route))
     sign_in(page, live_server, "dora", f"/ratings/{rating_round.pk}/rate/")
     pick_levels_by_keyboard(page, (0.75, 0.5, 1.0, 0.25))
     page.keyboard.press("Tab")
-    comment = page.locator("#rating-comment")
-    expect(comment).to_be_focused()
     page.keyboard.type("Clear")
-
     assert held, "the page never asked for its mention count"
-    with page.expect_response(re.compile(r"/mentions/count/")):
-        held[0].continue_()
-    expect(page.locator("#mention-count")).to_have_count(1)
+    page.evaluate("""document.addEventListener("htmx:afterSwap", () => {
+        window.__swapped = true; }, {once: true})""")
+    held[0].continue_()
+    page.wait_for_function("window.__swapped === true")  # the count is in place
     page.keyboard.type(" trigger")
-
-    expect(comment).to_be_focused()
-    expect(comment).to_have_value("Clear trigger")
+    expect(page.locator("#rating-comment")).to_be_focused()
+    expect(page.locator("#rating-comment")).to_have_value("Clear trigger")
