@@ -114,7 +114,7 @@ def refresh_active_set(reflection_ids: Iterable[int] | None = None, *, bump: boo
         return 0
     table = connection.ops.quote_name(ActiveSetChange._meta.db_table)
     staged = ids is not None and len(ids) > INLINE_IDS
-    inline = ids if ids is not None and not staged else None
+    inline = None if staged else ids  # None: every reflection, or the staging table's
     with transaction.atomic():
         if ids is None:
             bulk.execute(f"DELETE FROM {table}")
