@@ -109,3 +109,12 @@ def children_rss_mib(parent: int) -> list[float]:
 def group_rss_mib(group: int) -> float:
     """Resident memory (MiB) of every process of the process group `group` (the peer's)."""
     return sum(_resident_kib(2, group)) / 1024
+
+
+def machine_busy_seconds() -> float:
+    """CPU-seconds the whole machine has spent busy since boot (/proc/stat: every process,
+    the database server's included, and any other job's). The difference over a timed step
+    is the work it took: on N cores no schedule finishes it in under that ÷ N."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")

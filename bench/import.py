@@ -7,7 +7,8 @@ evenly from the large one, or --workspace DIRS), each round creates a fresh Post
 `manage.py import_reflections DIR --create-departments` process from its start to its exit
 (Django's start-up, walk, read, parse, scan, hash, store, history, the vacuum after). The very
 same rows are then dumped with COPY TO and timed going back in with COPY FROM into the same
-table with its indexes: the baseline pays no Python cost at all.
+table with its indexes: the baseline pays no Python cost at all. The machine's busy CPU-seconds
+during each (/proc/stat) give the best ÷ COPY the work ours did could reach on these cores.
 
 With --peer, bench/peer.py starts Label Studio 1.23.2 on loopback (its own venv and data dir
 under bench/out/, installed on first use) and each round of ours is followed by the peer
@@ -47,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench/out"
 sys.path.insert(0, str(ROOT))
+from common import machine_busy_seconds  # noqa: E402 (bench/common.py)
 
 TARGET_COPY_RATIO = 0.8  # issue 29: end to end at least 0.8 of COPY of the same rows
 TARGET_PEER_RATIO = 1.0  # issue 29: ≥ the peer's rows/s measured in the same run
@@ -60,6 +62,13 @@ class Round:
     peer_rows: int = 0
     peer: float | None = None  # seconds, the peer's upload until stored
     ours_sqlite: float | None = None  # seconds, the command into SQLite (--sqlite)
+    ours_cpu: float = 0.0  # the machine's busy CPU-seconds while ours ran (common.py)
+    copy_cpu: float = 0.0
+
+    def ceiling(self, cores: int) -> float:
+        """The best ÷ COPY ours could reach on `cores` with the work it did: its wall time
+        can be no less than its CPU-seconds spread over every core."""
+        return self.copy / max(self.ours_cpu / cores, self.copy)
 
 
 def main() -> None:
@@ -144,6 +153,12 @@ def report(workspace: Path, rounds: list[Round], peer, peer_db: str = "sqlite") 
         verdicts.append(f"÷ peer ≥ {TARGET_PEER_RATIO}: {_verdict(peer_ratio, TARGET_PEER_RATIO)}")
     print(line)
     print("  " + "; ".join(verdicts))
+    cores = os.cpu_count() or 1
+    cpu = ", ".join(f"{r.ours_cpu:.1f} / {r.copy_cpu:.1f}" for r in rounds)
+    print(
+        f"  CPU-s of the machine, ours / COPY: {cpu}; on its {cores} cores no schedule of ours' "
+        f"work reaches ÷ COPY above {statistics.median(r.ceiling(cores) for r in rounds):.2f}"
+    )
     if rounds[0].ours_sqlite:
         per_round = ", ".join(f"{r.rows / r.ours_sqlite:,.0f}" for r in rounds)
         text = f"  ours into SQLite: {per_round} rows/s"
@@ -217,8 +232,9 @@ def _checkpoint() -> None:
         cursor.execute("CHECKPOINT")
 
 
-def _copy_back(table: str, columns: list[str], select_sql: str) -> tuple[int, float]:
-    """Dump rows with COPY TO, truncate, time a COPY FROM of the same bytes: the baseline."""
+def _copy_back(table: str, columns: list[str], select_sql: str) -> tuple[int, float, float]:
+    """Dump rows with COPY TO, truncate, time a COPY FROM of the same bytes: the baseline.
+    Returns the rows, the seconds and the machine's busy CPU-seconds meanwhile."""
     import tempfile
 
     from django.db import connection, transaction
@@ -234,7 +250,7 @@ def _copy_back(table: str, columns: list[str], select_sql: str) -> tuple[int, fl
             cursor.execute(f"TRUNCATE {table} CASCADE")
         dump.seek(0)
         _checkpoint()
-        started = time.perf_counter()
+        busy, started = machine_busy_seconds(), time.perf_counter()
         with (
             transaction.atomic(),
             connection.cursor() as cursor,
@@ -242,7 +258,7 @@ def _copy_back(table: str, columns: list[str], select_sql: str) -> tuple[int, fl
         ):
             while block := dump.read(1 << 20):
                 copy.write(block)
-        return n, time.perf_counter() - started
+        return n, time.perf_counter() - started, machine_busy_seconds() - busy
 
 
 def bench_round(
@@ -255,7 +271,7 @@ def bench_round(
     _fresh_database(server, db)
     print(f"round {number}: importing the reflections of {workspace} …", flush=True)
     command = [sys.executable, str(ROOT / "manage.py"), "import_reflections", str(workspace)]
-    started = time.perf_counter()
+    busy, started = machine_busy_seconds(), time.perf_counter()
     done = subprocess.run(
         [*command, "--create-departments", "--json"],
         check=True,
@@ -263,7 +279,7 @@ def bench_round(
         text=True,
         env={**os.environ, "DATABASE_URL": f"{server}/{db}"},
     )
-    ours = time.perf_counter() - started
+    ours, ours_cpu = time.perf_counter() - started, machine_busy_seconds() - busy
     summary = json.loads(done.stdout)
     rows = summary["created"]
     print(
@@ -280,7 +296,7 @@ def bench_round(
         cursor.execute(
             "CREATE TABLE bench_history_rows AS SELECT * FROM reflections_reflectionhistory"
         )
-    n, copy = _copy_back(
+    n, copy, copy_cpu = _copy_back(
         "reflections_reflection", cols, f"SELECT {', '.join(cols)} FROM bench_reflection_rows"
     )
     with connection.cursor() as cursor:
@@ -288,7 +304,7 @@ def bench_round(
         cursor.execute("INSERT INTO reflections_reflectionhistory SELECT * FROM bench_history_rows")
         cursor.execute("DROP TABLE bench_reflection_rows, bench_history_rows")
     print(f"  raw COPY of the same {n:,} rows: {copy:.1f} s", flush=True)
-    measured = Round(rows, ours, copy)
+    measured = Round(rows, ours, copy, ours_cpu=ours_cpu, copy_cpu=copy_cpu)
     if sqlite:
         connection.close()
         measured.ours_sqlite = _ours_into_sqlite(command)
@@ -390,7 +406,7 @@ def bench_retrievals(workspace: Path):
             f"CREATE TABLE bench_retrieval_rows AS SELECT {', '.join(cols)} "
             "FROM reflections_retrievalevent"
         )
-    n, copy = _copy_back(
+    n, copy, _ = _copy_back(
         "reflections_retrievalevent", cols, f"SELECT {', '.join(cols)} FROM bench_retrieval_rows"
     )
     with connection.cursor() as cursor:
