@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 
 from reflections.importers.base import ParsedReflection, Rejection
@@ -84,6 +85,11 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
+def forks_workers() -> bool:
+    """Whether workers started now would be forks of this process (_worker_context)."""
+    return _worker_context().get_start_method() == "fork"
+
+
 @contextmanager
 def objects_frozen() -> Iterator[None]:
     """Leave the objects that exist now out of garbage collection while a bulk import runs.
@@ -122,22 +128,51 @@ def start_fork_server() -> None:
         forkserver.ensure_running()
 
 
+@dataclass
+class PoolParse:
+    """Files handed to a pool of parser workers, in order: `pending` are their tasks."""
+
+    pool: ProcessPoolExecutor
+    pending: deque[Future]
+
+    def cancel(self) -> None:
+        """Drop what is not parsed yet (a worker finishes its current task, then exits)."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def start_pool(sources: list[SourceFile | SourceText], *, now: datetime) -> PoolParse | None:
+    """A pool parsing `sources` from now on, on every core; None when they are too few to
+    need one or there is one core (parse_batches then parses them in process)."""
+    workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if len(sources) < PARALLEL_PARSE_THRESHOLD or (workers or 1) < 2:
+        return None
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
+    # Small tasks, so that the first parsed files arrive (and get stored) early.
+    pending = deque(
+        pool.submit(_parse_task, sources[i : i + TASK_FILES], now)
+        for i in range(0, len(sources), TASK_FILES)
+    )
+    return PoolParse(pool, pending)
+
+
 def parse_batches(
     sources: list[SourceFile | SourceText],
     *,
     now: datetime,
     rows: int,
     progress: Callable[[int], None] | None = None,
+    started: PoolParse | None = None,
 ) -> Iterator[list[ParsedReflection | Rejection]]:
     """Read and parse files in order, on every core when there are enough of them, handing
     over what is parsed in batches of about `rows` items (a file's items stay together).
+    `started` is a pool already parsing these very sources with this `now` (importers.ahead).
 
     With the pool, a batch is also handed over as soon as the next files are not parsed yet:
     the caller stores it meanwhile instead of waiting for a full batch, so the database starts
     on the first files at once and never idles while parsed rows wait (docs/architecture.md,
     "Imports")."""
-    workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    if len(sources) < PARALLEL_PARSE_THRESHOLD or (workers or 1) < 2:
+    started = started or start_pool(sources, now=now)
+    if started is None:
         batch: list[ParsedReflection | Rejection] = []
         for source in sources:
             batch.extend(_parse_source(source, now))
@@ -149,16 +184,10 @@ def parse_batches(
         if batch:
             yield batch
         return
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
     try:
-        # Small tasks, so that the first parsed files arrive (and get stored) early.
-        pending = deque(
-            pool.submit(_parse_task, sources[i : i + TASK_FILES], now)
-            for i in range(0, len(sources), TASK_FILES)
-        )
-        yield from _in_batches(pending, rows=rows, progress=progress)
+        yield from _in_batches(started.pending, rows=rows, progress=progress)
     finally:
-        pool.shutdown(cancel_futures=True)
+        started.pool.shutdown(cancel_futures=True)
 
 
 def _in_batches(

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from reflections.announcements import announce_history_since
 from reflections.caching import EVENTS, bump_data_version
+from reflections.importers.ahead import claim as claim_ahead
 from reflections.importers.base import ParsedReflection, Rejection
 from reflections.importers.pool import objects_frozen, parse_batches, start_fork_server
 from reflections.importers.workspace import SourceFile, SourceText, iter_reflection_files
@@ -60,18 +61,21 @@ def import_reflections(
     names them on the import's record. `progress` is
     told of each file parsed, `rows_done` of the reflections written so far after each batch.
     """
-    now = now or timezone.now()
     summary = ImportSummary(files={} if per_file else None)
     if default_department and not valid_slug(default_department):
         raise ValueError(
             f"--default-department {quote_value(default_department)} is not a department slug "
             "(lowercase letters, digits and hyphens)"
         )
+    # Files the command line had parsed while Django started (importers.ahead), at their time.
+    ahead = claim_ahead(paths) if paths and not texts and not parsed and now is None else None
+    now = now or (ahead.now if ahead else timezone.now())
 
-    if any(Path(p).is_dir() for p in paths):
+    if not ahead and any(Path(p).is_dir() for p in paths):
         start_fork_server()  # a tree may hold thousands of files: the parsers load meanwhile
     sources: list[SourceFile | SourceText] = list(texts)
-    for item in iter_reflection_files([Path(p) for p in paths]):
+    walked = ahead.walked if ahead else iter_reflection_files([Path(p) for p in paths])
+    for item in walked:
         if isinstance(item, Rejection):
             summary.rejected.append(item)
         else:
@@ -94,7 +98,13 @@ def import_reflections(
             create_departments=create_departments,
         )
         # The pool parses ahead while each batch is stored (reflection_batch.py).
-        batches = parse_batches(sources, now=now, rows=CHUNK_ROWS, progress=progress)
+        batches = parse_batches(
+            sources,
+            now=now,
+            rows=CHUNK_ROWS,
+            progress=progress,
+            started=ahead.parsing if ahead else None,
+        )
         for items in chain([list(parsed)] if parsed else [], batches):
             parsed: list[ParsedReflection] = []
             for item in items:
