@@ -82,20 +82,19 @@ def reflection_facts(
     prepared: Figures | None = None,
 ) -> dict[int, Facts]:
     """Retrievals and lift in the cycle window for each reflection, by id. Both are bound to
-    the window (in the past): taken from `prepared` (what the cycle's opening stored with an
-    item, at the default min_tasks) when it holds every reflection, else cached under the
-    events' version, which only imports and recounts bump; the reflections themselves (their
-    state) stay live."""
+    the window (in the past): taken from `prepared` (what the cycle's opening stored with its
+    items, at the default min_tasks) for the reflections it holds, the others read and cached
+    under the events' version, which only imports and recounts bump; the reflections
+    themselves (their state) stay live."""
     ids = sorted(r.pk for r in reflections)
     if not ids:
         return {}
-    if prepared is not None and min_tasks == DEFAULT_MIN_TASKS and prepared.keys() >= set(ids):
-        figures = prepared
-    else:
-        figures = cached(
+    figures = dict(prepared or {}) if min_tasks == DEFAULT_MIN_TASKS else {}
+    if missing := [pk for pk in ids if pk not in figures]:
+        figures |= cached(
             "window-facts",
-            (cycle.pk, cycle.window_start, cycle.window_end, tuple(ids), min_tasks),
-            lambda: window_figures(cycle, ids, min_tasks),
+            (cycle.pk, cycle.window_start, cycle.window_end, tuple(missing), min_tasks),
+            lambda: window_figures(cycle, missing, min_tasks),
             name=EVENTS,
         )
     return {
@@ -138,16 +137,19 @@ def guard_warnings(item: ReviewItem, original: Reflection) -> list[str]:
     return guard_warnings_of([item], original)[item.pk]
 
 
-def guard_warnings_of(items: list[ReviewItem], original: Reflection) -> dict[int, list[str]]:
+def guard_warnings_of(
+    items: list[ReviewItem], original: Reflection, *, prepared: Figures | None = None
+) -> dict[int, list[str]]:
     """guard_warnings of each of one cycle's items, by item id. The original's facts first;
     an item's lift is only read when the guard shows it, for the items more used than the
-    original (all of them at once)."""
+    original (all of them at once). `prepared`: the window figures stored with the items'
+    evidence (reviews.services.evidence.prepared_figures), read instead of recounted."""
     if not items:
         return {}
     cycle = items[0].cycle
-    theirs = reflection_facts(cycle, [original])[original.pk]
+    theirs = reflection_facts(cycle, [original], prepared=prepared)[original.pk]
     more_used = [i.reflection for i in items if i.retrievals > theirs.retrievals]
-    facts = reflection_facts(cycle, more_used)
+    facts = reflection_facts(cycle, more_used, prepared=prepared)
     return {
         item.pk: duplicate_warnings(
             item_side(item, facts.get(item.reflection_id)),

@@ -17,6 +17,7 @@ from reviews.models import Decision, ReviewBatch, ReviewCycle, ReviewItem, Verdi
 from reviews.selectors.cycles import can_manage
 from reviews.selectors.originals import guard_warnings_of
 from reviews.services.cycles import ReviewError, reassign
+from reviews.services.evidence import prepared_figures
 from reviews.services.verdicts import (
     NeedsConfirmation,
     check_can_act,
@@ -99,7 +100,9 @@ def bulk_verdict(
             original = check_original(items[0], items[0].reflection, duplicate_of)
         except ReviewError as error:
             raise ReviewError(f"{error}; nothing recorded") from None
-        warnings = guard_warnings_of(items, original)
+        shown = [original.pk, *(i.reflection_id for i in items)]
+        prepared = prepared_figures(cycle, shown)  # as the cycle's opening stored them
+        warnings = guard_warnings_of(items, original, prepared=prepared)
         # Every item's warnings at once, so one confirmation covers the batch.
         asked = [f"#{i.rank}: {w}" for i in items for w in warnings[i.pk]]
         if asked and not confirmed:

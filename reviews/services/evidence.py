@@ -183,6 +183,20 @@ def window_evidence(item: ReviewItem) -> WindowEvidence:
     return decode(data)
 
 
+def prepared_figures(cycle: ReviewCycle, reflection_ids: list[int]) -> Figures:
+    """The duplicate guard's window figures stored with the current evidence of the cycle's
+    items of these reflections (each item's own and those of the neighbours it shows), by
+    reflection id, in one query reading only that part of each row. A reflection without a
+    current row adds nothing: the guard reads its figures itself."""
+    figures: Figures = {}
+    rows = PreparedEvidence.objects.filter(
+        item__cycle=cycle, item__reflection_id__in=reflection_ids, version=evidence_version()
+    ).values_list("data__facts", flat=True)
+    for facts in rows:
+        figures.update((pk, (retrievals, lift)) for pk, retrievals, lift in facts or ())
+    return figures
+
+
 def queue_evidence(item: ReviewItem) -> tuple[ItemEvidence, ItemSignals]:
     """Everything the queue shows beside an item: the window evidence, the guard's figures
     and the neighbours' diffs as prepared; the neighbours' state and the duplicate signal

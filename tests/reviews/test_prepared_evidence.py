@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -27,12 +28,14 @@ from reflections.services.reflection_import import import_reflections
 from reflections.similarity import diff_words
 from reviews.models import PreparedEvidence, ReviewCycle, ReviewItem
 from reviews.selectors.evidence import display_text, item_evidence, neighbour_candidates
-from reviews.selectors.originals import window_figures
+from reviews.selectors.originals import guard_warnings_of, window_figures
+from reviews.services.bulk import bulk_verdict
 from reviews.services.cycles import open_cycle
 from reviews.services.evidence import (
     decode,
     evidence_version,
     prepare_cycle,
+    prepared_figures,
     window_evidence,
 )
 from reviews.services.verdicts import decide
@@ -240,6 +243,40 @@ def test_a_queue_step_computes_no_figure_and_no_diff_once_prepared(cycle, review
     assert page.status_code == 200
     assert not [q for q in ctx.captured_queries if "reflexion_cache" in q["sql"]]
     assert page.context["top_facts"] is not None
+
+
+def test_the_figures_prepared_with_the_items_are_their_window_figures(cycle):
+    prepare_cycle(cycle)
+    ids = [item.reflection_id for item in items_of(cycle)]
+
+    figures = prepared_figures(cycle, ids)
+
+    assert figures.keys() >= set(ids)  # and the neighbours the items show
+    assert figures == window_figures(cycle, sorted(figures))
+    bump_data_version(WINDOWS)  # a late import: stale rows give nothing
+    assert prepared_figures(cycle, ids) == {}
+
+
+def test_a_bulk_duplicate_of_prepared_items_recounts_no_window_figure(
+    cycle, reviewer, monkeypatch
+):
+    prepare_cycle(cycle)
+    original, *marked = items_of(cycle)[:6]
+    ids = [original.reflection_id, *(item.reflection_id for item in marked)]
+    prepared = prepared_figures(cycle, ids)
+    asked = guard_warnings_of(marked, original.reflection)
+    assert guard_warnings_of(marked, original.reflection, prepared=prepared) == asked
+    cache.clear()  # nor from the cache those calls filled
+
+    def counted(*args, **kwargs):
+        raise AssertionError("window figures counted again")
+
+    monkeypatch.setattr("reviews.selectors.originals.window_figures", counted)
+    bulk_verdict(
+        cycle=cycle, user=reviewer, ranks=[i.rank for i in marked], action="duplicate",
+        duplicate_of=original.reflection_id, confirmed=True,
+    )  # fmt: skip
+    assert {i.verdict for i in cycle.items.filter(pk__in=[i.pk for i in marked])} == {"duplicate"}
 
 
 def test_a_neighbour_whose_text_changed_is_diffed_again(cycle):
