@@ -63,3 +63,17 @@ def test_an_import_command_does_not_load_the_sites_views_to_check_them():
         [sys.executable, "-c", IMPORT_PROBE], cwd=ROOT, env=env, capture_output=True, text=True
     ).stdout
     assert out.strip().splitlines()[-1] == "views not loaded"
+
+
+def test_make_install_compiles_every_package_of_the_project_ahead():
+    """Where PYTHONDONTWRITEBYTECODE is set, a package missing from the Makefile's PACKAGES
+    would be compiled again by every process that starts."""
+    makefile = (ROOT / "Makefile").read_text()
+    listed = next(line for line in makefile.splitlines() if line.startswith("PACKAGES :="))
+    packages = {
+        path.parent.name
+        for path in ROOT.glob("*/__init__.py")
+        if path.parent.name != "tests"  # pytest compiles the tests itself (assertion rewriting)
+    }
+    assert set(listed.split(":=")[1].split()) == packages
+    assert "compileall" in makefile.split("install: $(VENV)/.installed")[1].splitlines()[1]
