@@ -100,6 +100,25 @@ class Signal:
 
 
 @dataclass(frozen=True)
+class RealReading:
+    """What a reader made of a signal's flags on real agents' memory, where nothing is planted
+    and so nothing can be counted as missed (docs/signals.md has the run and the reading)."""
+
+    memory: str  # whose memory, in a few words
+    flagged: int
+    same: int  # the reader judged the flag right
+    unclear: int
+    why: str  # what the wrong flags had in common
+
+    def sentence(self) -> str:
+        wrong = self.flagged - self.same - self.unclear
+        return (
+            f"On {self.memory} it flagged {_items(self.flagged)}: one reader judged {self.same} "
+            f"right, {wrong} wrong and {self.unclear} unclear; {self.why}."
+        )
+
+
+@dataclass(frozen=True)
 class HeldOut:
     """How a signal's flag did on corpora written by other people, pooled (docs/signals.md
     has each run and its command): what the cycle page tells a reviewer about how far to
@@ -109,6 +128,7 @@ class HeldOut:
     right: int  # flagged and planted
     wrong: int  # flagged, not planted
     missed: int  # planted, not flagged
+    real: RealReading | None = None  # its flags on real memory, read by hand
 
     @property
     def precision(self) -> float | None:
@@ -141,6 +161,8 @@ class HeldOut:
         )
         if self.recall is not None and self.recall < 0.5:
             text += " A missing flag says little here: read the item's neighbours yourself."
+        if self.real is not None:
+            text += f" {self.real.sentence()}"
         return text
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reviews.signals import HELD_OUT, NAMES
-from reviews.signals.base import HeldOut
+from reviews.signals.base import HeldOut, RealReading
 
 
 def test_a_flag_that_held_says_how_often_it_was_right_and_what_it_found():
@@ -35,3 +35,18 @@ def test_every_signal_carries_its_figures_and_they_are_counts_of_something():
     for figures in HELD_OUT.values():
         assert figures.corpora >= 1
         assert figures.right + figures.missed > 0  # something was planted
+
+
+def test_a_reading_of_real_memory_follows_the_planted_figures_and_counts_nothing_missed():
+    real = RealReading(memory="a real run", flagged=19, same=5, unclear=3, why="they look alike")
+    said = HeldOut(corpora=3, right=0, wrong=1, missed=63, real=real).sentence()
+    assert said.endswith(
+        "read the item's neighbours yourself. On a real run it flagged 19 items: one reader "
+        "judged 5 right, 11 wrong and 3 unclear; they look alike."
+    )
+
+
+def test_the_duplicate_signal_tells_what_its_flags_were_worth_on_a_real_reflexion_run():
+    real = HELD_OUT["duplicate"].real
+    assert real is not None and "Reflexion" in real.memory
+    assert real.same + real.unclear <= real.flagged
