@@ -78,8 +78,73 @@ class CorpusTruth:
         return self.duplicates.get(path)
 
 
+RUN_QUARTER = "2023Q2"  # a real run is imported so that every trial falls in its window
+RUN_STARTED_AT = "2023-03-01"
+
+
+def run_file(folder: Path) -> Path:
+    """The one run file of a real-run corpus (a programming run's .jsonl)."""
+    found = sorted(folder.glob("*.jsonl"))
+    if len(found) != 1:
+        raise SystemExit(f"{folder}: expected one run file (*.jsonl), found {len(found)}")
+    return found[0]
+
+
+class RunTruth:
+    """A real Reflexion run's duplicates as one independent reader grouped them: beside the run
+    file, `labels-<reader>.json` holds per problem its reflections' lesson groups (1-based
+    numbers; the brief the readers followed is docs/signals.md's "Real runs"). A reflection is
+    a duplicate when an earlier one of its group exists; the earliest is the one to keep. The
+    run plants no echo chamber and no retired tool: those signals have no positives here."""
+
+    def __init__(self, folder: Path, reader: str):
+        run = run_file(folder)
+        labels = json.loads((folder / f"labels-{reader}.json").read_text(encoding="utf-8"))
+        order = [
+            json.loads(line).get("task_id") or json.loads(line).get("name")
+            for line in run.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        position = {str(key): number for number, key in enumerate(order)}
+
+        def path(task: str, number: int) -> str:
+            return f"{run.name}#{task.replace('/', '-')}/{number}"
+
+        self.duplicates = {}
+        for task, groups in labels["problems"].items():
+            for group in groups:
+                paths = [path(task, n) for n in sorted(group)]
+                self.duplicates |= {p: paths[0] for p in paths[1:]}
+        for task, number, other, other_number in labels.get("cross_problem", []):
+            # Written after trial n of the problem on line p: the earlier trial, then line.
+            pair = sorted([(number, position[task], task), (other_number, position[other], other)])
+            (n0, _, t0), (n1, _, t1) = pair
+            self.duplicates.setdefault(path(t1, n1), path(t0, n0))
+        self.quarters = (RUN_QUARTER,)
+
+    def of(self, path: str, window_end: date) -> dict[str, bool]:
+        return {"echo": False, "outdated": False, "duplicate": path in self.duplicates}
+
+    def keep_of(self, path: str) -> str | None:
+        return self.duplicates.get(path)
+
+
+def run_corpus(corpus: str) -> tuple[Path, str, str] | None:
+    """"run:DIR@reader" or "run+SEED:DIR@reader" (the run imported beside demo seed SEED's
+    memory, as in an installation with other departments) → (DIR, reader, SEED or "")."""
+    kind, _, rest = corpus.partition(":")
+    if kind != "run" and not kind.startswith("run+"):
+        return None
+    folder, _, reader = rest.rpartition("@")
+    return Path(folder), reader, kind.removeprefix("run").removeprefix("+")
+
+
 def truth_of(corpus: str, workspace: Path):
-    return DemoTruth(workspace) if corpus.startswith("demo-") else CorpusTruth(Path(corpus))
+    if corpus.startswith("demo-"):
+        return DemoTruth(workspace)
+    if run := run_corpus(corpus):
+        return RunTruth(run[0], run[1])
+    return CorpusTruth(Path(corpus))
 
 
 # ------------------------------------------------------------------ building
@@ -102,22 +167,33 @@ def manage(db: Path, *args: str, env: dict | None = None) -> None:
 
 def imported(corpus: str, work: Path, scale: str) -> tuple[Path, Path]:
     """The corpus's workspace and a database it was imported into (built once per work dir)."""
-    name = corpus_name(corpus)
+    name = database_name(corpus)
     db = work / f"{name}.sqlite3"
     if corpus.startswith("demo-"):
         workspace = work / f"{name}-workspace"
+    elif run := run_corpus(corpus):
+        workspace = run[0]
     else:
         workspace = Path(corpus) / "workspace"
     if db.exists():
         return workspace, db
     partial = db.with_suffix(".partial")
     partial.unlink(missing_ok=True)
+    run = run_corpus(corpus)
+    if run and run[2]:
+        _, beside = imported(f"demo-{run[2]}", work, scale)
+        shutil.copyfile(beside, partial)
     manage(partial, "migrate", "--noinput", "-v0")
     if corpus.startswith("demo-"):
         seed = corpus.removeprefix("demo-")
         manage(partial, "seed_demo", "--out", str(workspace), "--scale", scale, "--seed", seed)
-    manage(partial, "import_reflections", str(workspace), "--create-departments")
-    manage(partial, "import_events", str(workspace / "logs"))
+    if run:
+        # One trial a day from RUN_STARTED_AT: every trial inside RUN_QUARTER's window.
+        manage(partial, "import_reflexion_run", str(run_file(workspace)), "--no-neighbours",
+               "--started-at", RUN_STARTED_AT, "--trial-interval", "1d")  # fmt: skip
+    else:
+        manage(partial, "import_reflections", str(workspace), "--create-departments")
+        manage(partial, "import_events", str(workspace / "logs"))
     partial.rename(db)
     return workspace, db
 
@@ -143,8 +219,17 @@ def with_neighbours(base: Path, backend: str) -> tuple[Path, float]:
     return db, float(timing.read_text())
 
 
+def database_name(corpus: str) -> str:
+    """One database per corpus: a run's readers share it."""
+    if run := run_corpus(corpus):
+        return f"run-{run[0].resolve().name}" + (f"-beside-demo-{run[2]}" if run[2] else "")
+    return corpus_name(corpus)
+
+
 def corpus_name(corpus: str) -> str:
     if corpus.startswith("demo-"):
         return corpus
+    if run := run_corpus(corpus):
+        return f"{run[0].resolve().name}@{run[1]}" + (f"+d{run[2]}" if run[2] else "")
     path = Path(corpus).resolve()
     return f"{path.parent.name}-{path.name}"

@@ -2,14 +2,17 @@
 
 Usage:
     .venv/bin/python bench/signals.py [--seed 23] [--corpus DIR] [--backend word --backend latent]
+                                      [--run DIR@READER] [--run-beside SEED]
                                       [--baseline-ref REF] [--neighbours-at 100000]
                                       [--scale default] [--work DIR] [--misses]
 
 A corpus is either a demo seed (`--seed N`: manage.py seed_demo writes the workspace and its
 planted.json) or a directory holding `workspace/` and `truth.json` (`--corpus DIR`), the layout
-of an independent signals corpus (docs/signals.md). For each corpus the
-workspace is imported once into a fresh SQLite database by the product's own commands
-(import_reflections, import_events); then, for each similarity backend, a copy of that
+of an independent signals corpus (docs/signals.md), or a real Reflexion run with readers'
+labels (`--run DIR@READER`: the run's .jsonl and `labels-READER.json` beside it, as in
+corpora/real-runs/; `--run-beside SEED` also imports it beside a demo seed's memory). For each
+corpus the workspace is imported once into a fresh SQLite database by the product's own
+commands (import_reflections and import_events, or import_reflexion_run); then, for each similarity backend, a copy of that
 database gets its neighbours (compute_neighbours with SIMILARITY_BACKEND set), a review cycle
 per department and quarter, and every item scored (reviews.signals) in a child process.
 
@@ -162,6 +165,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
 import django
 django.setup()
 from reflections.services.vectors import documents
+from reflections.services.neighbours import department_vectors
 from reflections.similarity import nearest_neighbours
 from reflections.similarity.backends import backend_named
 base = [d.text for d in documents()]
@@ -177,6 +181,7 @@ else:
     vectors = [encoder(b) for b in blocks]
 encoded = time.perf_counter()
 for block, found in zip(blocks, vectors):
+    found, _ = department_vectors(backend, block, found)
     nearest_neighbours(list(range(len(block))), found, threshold=backend.calibration.floor)
 print(encoded - started, time.perf_counter() - encoded)
 """
@@ -285,6 +290,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, action="append", default=[], help="a demo seed")
     parser.add_argument("--corpus", action="append", default=[], help="DIR with truth.json")
     parser.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        help="DIR@READER: a real Reflexion run's .jsonl and READER's labels-READER.json",
+    )
+    parser.add_argument(
+        "--run-beside",
+        type=int,
+        action="append",
+        default=[],
+        help="also import each --run beside this demo seed's memory (one latent fit for both)",
+    )
+    parser.add_argument(
         "--backend", action="append", help=f"default: {' and '.join(DEFAULT_BACKENDS)}"
     )
     parser.add_argument("--scale", default="default", help="demo scale")
@@ -313,6 +331,12 @@ def main() -> None:
         child(args.child, args.workspace, args.db, args.code)
         return
     corpora = [f"demo-{seed}" for seed in args.seed] + [str(Path(c).resolve()) for c in args.corpus]
+    for run in args.run:
+        folder, _, reader = run.rpartition("@")
+        if not folder or not (Path(folder) / f"labels-{reader}.json").is_file():
+            parser.error(f"--run {run}: expected DIR@READER with DIR/labels-READER.json")
+        corpora.append(f"run:{Path(folder).resolve()}@{reader}")
+        corpora += [f"run+{seed}:{Path(folder).resolve()}@{reader}" for seed in args.run_beside]
     if not corpora:
         corpora = ["demo-23"]
     backends = args.backend or list(DEFAULT_BACKENDS)
