@@ -196,8 +196,11 @@ class Reflection(models.Model):
     @property
     def task_key(self) -> str:
         """The task this reflection was learnt on, as far as its source says: its task id, or
-        for a pass of an episodic loop (`<loop-id>/<iteration>`) the loop, since one loop is
-        one task tried again; "" when unknown."""
+        for a pass of an episodic loop (`<loop-id>/<iteration>`) the loop, and for a Reflexion
+        run's reflection (`<problem>#<n>`) the problem, since one loop is one task tried again
+        (a run's task ids name the trial); "" when unknown."""
+        if self.format == Format.REFLEXION_RUN and "#" in self.external_id:
+            return "problem:" + self.external_id.rsplit("#", 1)[0]
         if self.task_id:
             return self.task_id
         if self.format == Format.EPISODIC and "/" in self.external_id:

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Max, Min, Q
 
 from reflections.models import Neighbour, Reflection, State, TaskRun
+from reflections.similarity.text import document_text
 from reflections.tool_names import ToolMatcher, family_of, key_of
 from reviews.models import ReviewItem
 
@@ -189,7 +190,9 @@ class Twin:
     created_at: datetime
     retrievals: int
     similarity: float  # to the reviewed reflection (1.0 for itself)
-    text: str = ""  # title and body: what the duplicate rule reads names and figures from
+    # What the duplicate rule reads names and figures from: the text it is compared by
+    # (reflections.similarity.document_text), so not a problem statement it only quotes.
+    text: str = ""
     lift: float | None = None
     kind: str = ""  # failure, partial, success or decision ("" when not read)
     task: str = ""  # the task it reflects on (Reflection.task_key; "" when unknown)
@@ -204,6 +207,7 @@ TWIN_FIELDS = (
     "retrieval_count",
     "title",
     "body",
+    "sections",
     "kind",
     "task_id",
     "format",
@@ -220,7 +224,9 @@ def _twin(reflection: Reflection, similarity: float, key: str) -> Twin:
         created_at=reflection.created_at,
         retrievals=reflection.retrieval_count,
         similarity=similarity,
-        text=f"{reflection.title}\n{reflection.body}",
+        text=document_text(
+            title=reflection.title, sections=reflection.sections or [], body=reflection.body
+        ),
         kind=reflection.kind,
         task=reflection.task_key,
         task_type=reflection.task_type or "",

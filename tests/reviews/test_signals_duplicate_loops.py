@@ -51,3 +51,53 @@ def test_two_passes_of_one_loop_that_are_not_near_verbatim_are_not_one_lesson():
     )
     assert not signal.flagged
     assert "another pass at its task" in signal.reasons[0]
+
+
+PROBLEM = "Given 0-indexed Array nums of Length 10^5, Return Count."
+
+
+def run_reflection(problem: str, number: int, lesson: str) -> Reflection:
+    """A reflection as import_reflexion_run writes it: the problem it was learnt on quoted in
+    a context section, the task id naming the trial."""
+    return Reflection(
+        source_path=f"run.jsonl#{problem}/{number}",
+        format=Format.REFLEXION_RUN,
+        external_id=f"{problem}#{number}",
+        task_id=f"run/{problem}/{number - 1}",
+        title=lesson[:60],
+        body=f"Problem\n{PROBLEM}\n\nReflection\n{lesson}",
+        sections=[
+            {
+                "heading": "Problem",
+                "body": PROBLEM,
+            },
+            {"heading": "Reflection", "body": lesson},
+        ],
+        kind="failure",
+        created_at=datetime(2023, 3, number, tzinfo=UTC),
+    )
+
+
+def test_a_reflexion_runs_passes_at_one_problem_are_one_task_whatever_trial_wrote_them():
+    one = run_reflection("count-subarrays", 1, "The median is the average of the middle two.")
+    two = run_reflection("count-subarrays", 2, "The median is the left middle element.")
+    other = run_reflection("shortest-cycle", 1, "The cycle search stops at the first cycle.")
+    assert one.task_key == two.task_key == "problem:count-subarrays"
+    assert other.task_key != one.task_key
+
+
+def test_two_reflections_on_one_problem_short_of_near_verbatim_are_not_one_lesson():
+    one = run_reflection("count-subarrays", 1, "The median is the average of the middle two.")
+    two = run_reflection("count-subarrays", 2, "The median is the left middle element.")
+    close = SCALE.alike_full * 0.9
+    signal = score_duplicate(
+        [_twin(two, 1.0, two.source_path), _twin(one, close, one.source_path)], SCALE
+    )
+    assert not signal.flagged
+    assert "another pass at its task" in signal.reasons[0]
+
+
+def test_the_problem_a_reflection_quotes_lends_it_no_names_or_figures():
+    twin = _twin(run_reflection("count-subarrays", 1, "Handle the empty array."), 1.0, "p")
+    assert "Problem" not in twin.text and "10^5" not in twin.text
+    assert twin.text.endswith("Handle the empty array.")
