@@ -26,6 +26,7 @@ from reflections.services.vectors import (
 )
 from reflections.similarity import DEFAULT_K, nearest_neighbours
 from reflections.similarity.backends import configured_backend
+from reflections.similarity.background import Background, mean_likeness, needs_own_fit
 
 NEIGHBOUR_COLUMNS = ("reflection_id", "neighbour_id", "similarity", "rank", "computed_at")
 
@@ -36,6 +37,10 @@ class DepartmentNeighbours:
     reflections: int  # compared: every reflection of the department except quarantined ones
     neighbours: int  # rows written (each pair twice, one per direction)
     seconds: float
+    # The mean cosine of two of its lessons in the installation's fit, and whether its
+    # neighbours were found in a fit of its own texts (reflections.similarity.background).
+    background: float | None = None
+    own_fit: bool = False
 
     def as_dict(self) -> dict:
         return {
@@ -43,6 +48,8 @@ class DepartmentNeighbours:
             "reflections": self.reflections,
             "neighbours": self.neighbours,
             "seconds": round(self.seconds, 3),
+            "background": None if self.background is None else round(self.background, 3),
+            "own_fit": self.own_fit,
         }
 
 
@@ -77,6 +84,21 @@ def _departments(slugs: Iterable[str] | None) -> list[Department]:
     if missing:
         raise ValueError(f"no such department: {', '.join(missing)}")
     return found
+
+
+def department_vectors(backend, texts: list[str], vectors) -> tuple[object, Background | None]:
+    """The vectors one department's neighbours are found from: the installation's (`vectors`),
+    or, when its lessons are more alike there than the backend's calibration allows
+    (reflections.similarity.background), a fit of its own texts. Word TF-IDF, already fitted
+    per department, and backends with no reference are used as they are."""
+    reference = backend.calibration.background
+    if reference is None or not isinstance(vectors, np.ndarray):
+        return vectors, None
+    likeness = mean_likeness(vectors)
+    if not needs_own_fit(likeness, reference, len(texts)):
+        return vectors, Background(likeness, own_fit=False)
+    own = backend.fit(texts)(texts)
+    return own, Background(likeness, own_fit=True, own_likeness=mean_likeness(own))
 
 
 def _refresh_department(
@@ -161,13 +183,20 @@ def refresh_neighbours(
         if backend.per_department:
             texts = [d.text for d in own]
             vectors = backend.fit(texts)(texts) if own else None
+            background = None
         else:
             vectors = matrix[rows] if rows else None
+            vectors, background = department_vectors(backend, [d.text for d in own], vectors)
         n_reflections, n_rows = _refresh_department(
             department, own, vectors, k=k, threshold=threshold
         )
         result = DepartmentNeighbours(
-            department.slug, n_reflections, n_rows, time.perf_counter() - t0
+            department.slug,
+            n_reflections,
+            n_rows,
+            time.perf_counter() - t0,
+            background=background.likeness if background else None,
+            own_fit=bool(background and background.own_fit),
         )
         results.append(result)
         if progress:

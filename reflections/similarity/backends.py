@@ -43,13 +43,19 @@ class Calibration:
     `floor` are stored; two of one author's lessons at `restated` or more say the same thing
     (the echo signal); a duplicate candidate's likeness counts from `alike_from` and is full
     at `alike_full` (the duplicate signal); neighbours at `cluster` or more form the queue's
-    cluster of rewordings. Chosen on the development corpora (docs/signals.md)."""
+    cluster of rewordings. Chosen on the development corpora (docs/signals.md).
+
+    `background`: how alike two unrelated lessons of one department may be for those cuts to
+    hold; a department whose lessons are more alike than that on average (one model's
+    template, a fit the department barely shaped) has the excess taken out of its vectors
+    before its neighbours are found (reflections.similarity.background). None: never."""
 
     floor: float
     restated: float
     alike_from: float
     alike_full: float
     cluster: float
+    background: float | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,8 @@ class LatentBackend:
     per_department: bool = False  # one fit on the whole installation's reflections
     stored: bool = True
     cached: bool = False  # a new fit gives every reflection a new vector
-    calibration: Calibration = Calibration(0.2, 0.4, 0.3, 0.9, 0.8)
+    # background 0.3: the development corpora's departments sit at 0.08-0.22 (docs/signals.md).
+    calibration: Calibration = Calibration(0.2, 0.4, 0.3, 0.9, 0.8, background=0.3)
     dimensions: int = 256
     # Texts the model is fitted on at most (an even sample of them beyond this); every text
     # is then encoded in chunks.

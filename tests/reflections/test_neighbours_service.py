@@ -272,6 +272,15 @@ class TestTheLatentBackend:
         assert "refitted" in capsys.readouterr().out
         assert sum(LatentFit.objects.get().fitted.values()) == 31
 
+    def test_each_departments_background_is_reported_and_a_small_one_keeps_the_fit(
+        self, ops, fitted
+    ):
+        summary = refresh_neighbours()
+
+        for department in summary["departments"]:
+            assert 0 <= department["background"] <= 1
+            assert department["own_fit"] is False  # fewer lessons than OWN_FIT_MIN
+
 
 TOPICS = [
     "check the manifest before the van leaves",
