@@ -91,36 +91,45 @@ def run_file(folder: Path) -> Path:
 
 
 class RunTruth:
-    """A real Reflexion run's duplicates as one independent reader grouped them: beside the run
+    """A real Reflexion run's duplicates as independent readers grouped them: beside the run
     file, `labels-<reader>.json` holds per problem its reflections' lesson groups (1-based
-    numbers; the brief the readers followed is docs/signals.md's "Real runs"). A reflection is
-    a duplicate when an earlier one of its group exists; the earliest is the one to keep. The
-    run plants no echo chamber and no retired tool: those signals have no positives here."""
+    numbers; corpora/real-runs/LABELLING.md is the brief they followed). A reflection is a
+    duplicate when an earlier one of its group exists; the earliest is the one to keep. Reader
+    "both" counts only what every reader's labels (labels-*.json) call a duplicate. The run
+    plants no echo chamber and no retired tool: those signals have no positives here."""
 
     def __init__(self, folder: Path, reader: str):
         run = run_file(folder)
-        labels = json.loads((folder / f"labels-{reader}.json").read_text(encoding="utf-8"))
         order = [
             json.loads(line).get("task_id") or json.loads(line).get("name")
             for line in run.read_text(encoding="utf-8").splitlines()
             if line.strip()
         ]
         position = {str(key): number for number, key in enumerate(order)}
+        files = sorted(folder.glob("labels-*.json")) if reader == "both" else []
+        files = files or [folder / f"labels-{reader}.json"]
+        found = [self._duplicates(run.name, position, path) for path in files]
+        self.duplicates = {p: keep for p, keep in found[0].items() if all(p in f for f in found)}
+        self.quarters = (RUN_QUARTER,)
+
+    @staticmethod
+    def _duplicates(run: str, position: dict[str, int], labels_path: Path) -> dict[str, str]:
+        labels = json.loads(labels_path.read_text(encoding="utf-8"))
 
         def path(task: str, number: int) -> str:
-            return f"{run.name}#{task.replace('/', '-')}/{number}"
+            return f"{run}#{task.replace('/', '-')}/{number}"
 
-        self.duplicates = {}
+        duplicates = {}
         for task, groups in labels["problems"].items():
             for group in groups:
                 paths = [path(task, n) for n in sorted(group)]
-                self.duplicates |= {p: paths[0] for p in paths[1:]}
+                duplicates |= {p: paths[0] for p in paths[1:]}
         for task, number, other, other_number in labels.get("cross_problem", []):
             # Written after trial n of the problem on line p: the earlier trial, then line.
             pair = sorted([(number, position[task], task), (other_number, position[other], other)])
             (n0, _, t0), (n1, _, t1) = pair
-            self.duplicates.setdefault(path(t1, n1), path(t0, n0))
-        self.quarters = (RUN_QUARTER,)
+            duplicates.setdefault(path(t1, n1), path(t0, n0))
+        return duplicates
 
     def of(self, path: str, window_end: date) -> dict[str, bool]:
         return {"echo": False, "outdated": False, "duplicate": path in self.duplicates}
@@ -130,7 +139,7 @@ class RunTruth:
 
 
 def run_corpus(corpus: str) -> tuple[Path, str, str] | None:
-    """"run:DIR@reader" or "run+SEED:DIR@reader" (the run imported beside demo seed SEED's
+    """`run:DIR@reader` or `run+SEED:DIR@reader` (the run imported beside demo seed SEED's
     memory, as in an installation with other departments) → (DIR, reader, SEED or "")."""
     kind, _, rest = corpus.partition(":")
     if kind != "run" and not kind.startswith("run+"):

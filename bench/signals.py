@@ -12,9 +12,10 @@ of an independent signals corpus (docs/signals.md), or a real Reflexion run with
 labels (`--run DIR@READER`: the run's .jsonl and `labels-READER.json` beside it, as in
 corpora/real-runs/; `--run-beside SEED` also imports it beside a demo seed's memory). For each
 corpus the workspace is imported once into a fresh SQLite database by the product's own
-commands (import_reflections and import_events, or import_reflexion_run); then, for each similarity backend, a copy of that
-database gets its neighbours (compute_neighbours with SIMILARITY_BACKEND set), a review cycle
-per department and quarter, and every item scored (reviews.signals) in a child process.
+commands (import_reflections and import_events, or import_reflexion_run); then, for each
+similarity backend, a copy of that database gets its neighbours (compute_neighbours with
+SIMILARITY_BACKEND set), a review cycle per department and quarter, and every item scored
+(reviews.signals) in a child process.
 
 Printed per corpus, backend and signal: the AUC of the score over the cycle items (how well it
 ranks the planted items above the rest; "-" when a class is empty), precision and recall of the
@@ -293,7 +294,8 @@ def main() -> None:
         "--run",
         action="append",
         default=[],
-        help="DIR@READER: a real Reflexion run's .jsonl and READER's labels-READER.json",
+        help="DIR@READER: a real Reflexion run's .jsonl and labels-READER.json (READER both: "
+        "what every reader's labels agree on)",
     )
     parser.add_argument(
         "--run-beside",
@@ -333,7 +335,8 @@ def main() -> None:
     corpora = [f"demo-{seed}" for seed in args.seed] + [str(Path(c).resolve()) for c in args.corpus]
     for run in args.run:
         folder, _, reader = run.rpartition("@")
-        if not folder or not (Path(folder) / f"labels-{reader}.json").is_file():
+        labels = Path(folder) / f"labels-{reader}.json"
+        if not folder or not (labels.is_file() or reader == "both"):
             parser.error(f"--run {run}: expected DIR@READER with DIR/labels-READER.json")
         corpora.append(f"run:{Path(folder).resolve()}@{reader}")
         corpora += [f"run+{seed}:{Path(folder).resolve()}@{reader}" for seed in args.run_beside]

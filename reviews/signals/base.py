@@ -101,20 +101,23 @@ class Signal:
 
 @dataclass(frozen=True)
 class RealReading:
-    """What a reader made of a signal's flags on real agents' memory, where nothing is planted
-    and so nothing can be counted as missed (docs/signals.md has the run and the reading)."""
+    """A signal's flags on real agents' memory that nobody here wrote, against what
+    independent readers marked there (corpora/real-runs; docs/signals.md has the runs and
+    the command). Nothing is planted in it: the readers' labels are the truth."""
 
     memory: str  # whose memory, in a few words
     flagged: int
-    same: int  # the reader judged the flag right
-    unclear: int
-    why: str  # what the wrong flags had in common
+    right: int  # flagged, and both readers marked it
+    marked: int  # what both readers marked, among the items scored
+    why: str  # what the misses and wrong flags have in common
 
     def sentence(self) -> str:
-        wrong = self.flagged - self.same - self.unclear
+        did = f"it flagged {_items(self.flagged)}"
+        if self.flagged:
+            did += f", {self.right} rightly"
         return (
-            f"On {self.memory} it flagged {_items(self.flagged)}: one reader judged {self.same} "
-            f"right, {wrong} wrong and {self.unclear} unclear; {self.why}."
+            f"On {self.memory}, where two independent readers marked {self.marked}, {did}, "
+            f"and found {self.right} of the {self.marked}; {self.why}."
         )
 
 
@@ -128,7 +131,7 @@ class HeldOut:
     right: int  # flagged and planted
     wrong: int  # flagged, not planted
     missed: int  # planted, not flagged
-    real: RealReading | None = None  # its flags on real memory, read by hand
+    real: RealReading | None = None  # its flags on real memory, against readers' labels
 
     @property
     def precision(self) -> float | None:

@@ -46,16 +46,18 @@ HELD_OUT = HeldOut(
     right=0,
     wrong=1,
     missed=63,
-    # The demo's reference Reflexion run (GPT-4 on LeetCode Hard), a 100-item cycle of it,
-    # each flag read against the original it names (docs/signals.md, sixteenth session).
+    # Two real Reflexion runs held out (corpora/real-runs: GPT-4 on HumanEval, Python and
+    # Rust), each reflection's duplicates marked by two independent readers; pooled flags of
+    # `bench/signals.py --run DIR@both`, alone or beside the demo (docs/signals.md, 17th).
     real=RealReading(
-        memory="a real Reflexion run (GPT-4 on LeetCode Hard)",
+        memory="two real Reflexion runs (GPT-4 on HumanEval, Python and Rust)",
         flagged=19,
-        same=5,
-        unclear=3,
+        right=18,
+        marked=73,
         why=(
-            "one model writes every reflection to one template, so lessons on other problems, "
-            "or opposite diagnoses of one, read alike: compare the texts before marking"
+            "most of a run's repeats are one diagnosis told again in other words, or sit beside "
+            "the opposite diagnosis told in the same words, and no text model here tells those "
+            "apart: trust a flag, but read the other passes at the problem yourself"
         ),
     ),
 )

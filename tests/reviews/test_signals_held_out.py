@@ -37,16 +37,18 @@ def test_every_signal_carries_its_figures_and_they_are_counts_of_something():
         assert figures.right + figures.missed > 0  # something was planted
 
 
-def test_a_reading_of_real_memory_follows_the_planted_figures_and_counts_nothing_missed():
-    real = RealReading(memory="a real run", flagged=19, same=5, unclear=3, why="they look alike")
+def test_real_memory_follows_the_planted_figures_with_what_its_readers_marked():
+    real = RealReading(memory="a real run", flagged=19, right=18, marked=73, why="read on")
     said = HeldOut(corpora=3, right=0, wrong=1, missed=63, real=real).sentence()
     assert said.endswith(
-        "read the item's neighbours yourself. On a real run it flagged 19 items: one reader "
-        "judged 5 right, 11 wrong and 3 unclear; they look alike."
+        "read the item's neighbours yourself. On a real run, where two independent readers "
+        "marked 73, it flagged 19 items, 18 rightly, and found 18 of the 73; read on."
     )
+    nothing = RealReading(memory="a real run", flagged=0, right=0, marked=5, why="read on")
+    assert "it flagged 0 items, and found 0 of the 5" in nothing.sentence()
 
 
-def test_the_duplicate_signal_tells_what_its_flags_were_worth_on_a_real_reflexion_run():
+def test_the_duplicate_signal_tells_what_its_flags_were_worth_on_real_reflexion_runs():
     real = HELD_OUT["duplicate"].real
     assert real is not None and "Reflexion" in real.memory
-    assert real.same + real.unclear <= real.flagged
+    assert real.right <= real.flagged and real.right <= real.marked
