@@ -1,11 +1,12 @@
 """Real, whole runs of the reference Reflexion implementation (its published HumanEval-Rust and
 ALFWorld logs, tests/fixtures/reflexion_runs/real/) imported as a user would, and what the runs
 page shows of them: the paper's Table 1 and Figure 3 figures and the repetition real agents
-produce."""
+produce, against what two independent readers marked in the same run."""
 
 from __future__ import annotations
 
 import gzip
+import json
 import tarfile
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from tests.pages import client_for, soup_of
 pytestmark = pytest.mark.django_db
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "reflexion_runs" / "real"
+CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 REFLEXION = "humaneval-rs-reflexion-5-gpt-4-pass-at-k-1-rs"
 BASELINE = "humaneval-rs-simple-1-gpt-4-pass-at-k-1-rs"
 
@@ -44,11 +46,23 @@ def test_the_papers_rust_figures_show_reflexion_068_against_its_baseline_060(row
     assert solved(rows[BASELINE]) == "30 of 50 (60.0 %)"
 
 
-def test_most_of_gpt4s_later_reflections_on_a_problem_restate_an_earlier_one(rows):
+def marked_by_readers(folder: Path) -> set[tuple[str, int]]:
+    """The later reflections every reader put in a group with an earlier one of its problem
+    (corpora/real-runs: two readers labelled this run's duplicates independently)."""
+    marked = []
+    for labels in sorted(folder.glob("labels-*.json")):
+        groups = json.loads(labels.read_text(encoding="utf-8"))["problems"]
+        marked.append({(t, n) for t, gs in groups.items() for g in gs for n in sorted(g)[1:]})
+    return set.intersection(*marked)
+
+
+def test_the_repetition_rate_is_near_what_two_independent_readers_marked(rows):
     cells = [td.get_text(" ", strip=True) for td in rows[REFLEXION].select("td")]
     repetition = next(c for c in cells if c.endswith("of 63)"))
     restating = int(repetition.split("(")[1].split(" of ")[0])
-    assert restating / 63 > 0.5, repetition
+    readers = len(marked_by_readers(CORPORA / "real-runs" / "humaneval-rs-gpt4"))
+    assert readers == 25  # of the 63 later reflections
+    assert abs(restating - readers) <= 6, repetition  # within 0.1 of the readers' rate
 
 
 @pytest.fixture

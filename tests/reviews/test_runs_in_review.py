@@ -80,3 +80,23 @@ def test_the_runs_repetition_rate_is_measured_once_it_has_vectors():
     measured = repetition(stored)
     assert measured.later == 146 - 37  # every problem's reflections after its first
     assert 0 < measured.rate <= 1
+
+
+def test_a_backend_with_no_measured_bar_finds_restatements_on_its_vectors(settings, tmp_path):
+    from reflections.models import ReflexionRun
+    from reflections.selectors.runs import run_restatements
+    from tests.reflections.test_similarity_backends import tiny_model
+
+    settings.EMBEDDING_MODEL_DIR = str(tiny_model(tmp_path / "model"))
+    settings.SIMILARITY_BACKEND = "embedding"  # its Calibration.repeats is None
+    run, digest = read_run(RUN)
+    import_reflexion_run(run, digest)
+    refresh_neighbours()
+
+    found, total = run_restatements(ReflexionRun.objects.get().label)
+
+    assert total == 146 and len(found.places) == 146
+    problem_of = {pk: problem for problem, _, pk in found.places}
+    for later, earlier in found.earlier.items():
+        assert all(problem_of[pk] == problem_of[later] for pk, _ in earlier)
+    assert repetition(ReflexionRun.objects.get()).rate is not None
