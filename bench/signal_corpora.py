@@ -8,6 +8,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from datetime import date
 from pathlib import Path
@@ -83,11 +85,41 @@ RUN_STARTED_AT = "2023-03-01"
 
 
 def run_file(folder: Path) -> Path:
-    """The one run file of a real-run corpus (a programming run's .jsonl)."""
+    """What a real-run corpus imports: its programming run's .jsonl, or the ALFWorld run folder
+    (env_results_trial_<N>.json, named `reflexion…`) inside its .tar.gz, extracted once into
+    the system's temporary directory."""
     found = sorted(folder.glob("*.jsonl"))
-    if len(found) != 1:
-        raise SystemExit(f"{folder}: expected one run file (*.jsonl), found {len(found)}")
-    return found[0]
+    archives = sorted(folder.glob("*.tar.gz"))
+    if len(found) + len(archives) != 1:
+        raise SystemExit(f"{folder}: expected one run (*.jsonl or *.tar.gz)")
+    if found:
+        return found[0]
+    archive = archives[0].resolve()
+    target = Path(tempfile.gettempdir()) / f"bench-run-{archive.stem}-{archive.stat().st_size}"
+    if not target.exists():
+        with tarfile.open(archive) as packed:
+            packed.extractall(target.with_suffix(".partial"), filter="data")
+        target.with_suffix(".partial").rename(target)
+    runs = sorted(p.parent for p in target.glob("reflexion*/env_results_trial_*.json"))
+    if not runs:
+        raise SystemExit(f"{archive}: no reflexion*/env_results_trial_<N>.json inside")
+    return runs[0]
+
+
+def run_order(run: Path) -> list[str]:
+    """The run's problems in the order the importer numbers them: a .jsonl's lines, an
+    ALFWorld run's environments (env_<N>) by N."""
+    if run.is_dir():
+        names = {
+            e["name"]
+            for f in run.glob("env_results_trial_*.json")
+            for e in json.loads(f.read_text())
+        }
+        return sorted(names, key=lambda name: int(name.rsplit("_", 1)[-1]))
+    lines = [
+        json.loads(line) for line in run.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    return [str(line.get("task_id") or line.get("name")) for line in lines]
 
 
 class RunTruth:
@@ -100,12 +132,7 @@ class RunTruth:
 
     def __init__(self, folder: Path, reader: str):
         run = run_file(folder)
-        order = [
-            json.loads(line).get("task_id") or json.loads(line).get("name")
-            for line in run.read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        ]
-        position = {str(key): number for number, key in enumerate(order)}
+        position = {key: number for number, key in enumerate(run_order(run))}
         files = sorted(folder.glob("labels-*.json")) if reader == "both" else []
         files = files or [folder / f"labels-{reader}.json"]
         found = [self._duplicates(run.name, position, path) for path in files]

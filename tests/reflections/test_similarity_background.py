@@ -81,3 +81,21 @@ def test_word_tfidf_fitted_per_department_is_used_as_it_is():
 
 def test_the_default_backend_has_a_reference_above_the_development_corpora():
     assert LatentBackend().calibration.background == 0.3
+
+
+@pytest.mark.django_db
+def test_compute_neighbours_says_which_department_it_compared_in_its_own_fit(settings, capsys):
+    from django.core.management import call_command
+
+    from tests.factories import AgentFactory, DepartmentFactory, ReflectionFactory
+
+    settings.SIMILARITY_BACKEND = "latent"
+    agent = AgentFactory(department=DepartmentFactory(slug="leetcode"))
+    for number, text in enumerate(templated(OWN_FIT_MIN + 10)):
+        ReflectionFactory(agent=agent, title=f"Reflection {number}", body=text, sections=[])
+
+    call_command("compute_neighbours")
+
+    out = capsys.readouterr().out
+    assert "leetcode: 60 reflections" in out
+    assert "compared in a fit of its own texts (its lessons are 0." in out

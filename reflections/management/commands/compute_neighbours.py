@@ -32,9 +32,15 @@ class Command(BaseCommand):
     def handle(self, *args, department, refit, as_json, **options):
         def report(result):
             if not as_json:
+                own = (
+                    f"; compared in a fit of its own texts (its lessons are "
+                    f"{result.background:.2f} alike in the installation's)"
+                    if result.own_fit
+                    else ""
+                )
                 self.stdout.write(
                     f"  {result.department}: {result.reflections:,} reflections, "
-                    f"{result.neighbours:,} neighbour rows ({result.seconds:.1f} s)"
+                    f"{result.neighbours:,} neighbour rows ({result.seconds:.1f} s){own}"
                 )
 
         try:
