@@ -111,12 +111,14 @@ def dates(found: frozenset[str]) -> frozenset[str]:
 
 def same_case(mine: frozenset[str], theirs: frozenset[str]) -> float | None:
     """How much of the case the two texts share: the share of the fewer specifics that both
-    name, counted only when one shared specific is strong; None when either names none."""
+    name, counted only when one shared specific is strong; 0 when they share no strong one
+    though one of them names one (its own case); None when either names none, or neither
+    names a strong one (a single digit or a one-word name says nothing either way)."""
     if not mine or not theirs:
         return None
     both = mine & theirs
     if not any(map(is_strong, both)):
-        return 0.0
+        return 0.0 if any(map(is_strong, mine | theirs)) else None
     return len(both) / min(len(mine), len(theirs))
 
 

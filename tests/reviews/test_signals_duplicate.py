@@ -147,3 +147,28 @@ def test_specifics_are_figures_and_names_not_sentence_openers():
         "Atlas Office Supplies",
         "3",
     }
+
+
+def test_a_single_digit_both_texts_name_is_no_evidence_either_way():
+    # An ALFWorld agent's lessons name "countertop 1" and "plate 2": nothing strong to share,
+    # so the case part carries no weight and the text decides (before, 0 capped the pair).
+    later = "I forgot to clean the plate 2 before putting it on countertop 1. Clean it first."
+    earlier = "I put the plate 2 on countertop 1 without cleaning it. Go to sinkbasin 1 first."
+    signal = score_duplicate(
+        [
+            twin("env_2/2", 1.0, 10, later, task_type="alfworld"),
+            twin("env_2/1", SCALE.alike_full, 100, earlier, task_type="alfworld"),
+        ],
+        SCALE,
+    )
+    assert signal.flagged
+    assert "same case unknown" in signal.reasons[1]
+
+
+def test_a_strong_specific_only_one_text_names_still_says_they_are_two_cases():
+    later = "Check totals before sending, as Lumen Dental sent 7 invoices."
+    earlier = "Check totals before sending the 3 invoices."
+    signal = score_duplicate(
+        [twin("new.md", 1.0, 10, later), twin("old.md", SCALE.alike_full, 100, earlier)], SCALE
+    )
+    assert signal.parts[1].value == 0.0

@@ -159,10 +159,11 @@ def test_pruning_deletes_the_old_months_and_keeps_their_rollups(workspace):
     assert rollup() == before  # April and May are still counted day by day
     assert EventPrune.objects.get().before == date(2026, 6, 1)
     if connection.vendor == "postgresql":
-        assert result.partitions == [
-            partition_name(date(2026, 4, 1)),
-            partition_name(date(2026, 5, 1)),
-        ]
+        # April's and May's went whole; so did any earlier month's an earlier test of this
+        # worker created ahead (partitions outlive a flush), and nothing from June on.
+        dropped = set(result.partitions)
+        assert {partition_name(date(2026, 4, 1)), partition_name(date(2026, 5, 1))} <= dropped
+        assert all(name < partition_name(date(2026, 6, 1)) for name in dropped)
         assert date(2026, 5, 1) not in partitions.partitions()
 
 
