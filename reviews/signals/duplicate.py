@@ -48,16 +48,17 @@ HELD_OUT = HeldOut(
     missed=63,
     # Two real Reflexion runs held out (corpora/real-runs: GPT-4 on HumanEval, Python and
     # Rust), each reflection's duplicates marked by two independent readers; pooled flags of
-    # `bench/signals.py --run DIR@both`, alone or beside the demo (docs/signals.md, 17th).
+    # `bench/signals.py --run DIR@both`, alone or beside the demo alike (docs/signals.md,
+    # seventeenth session: 20 of 45 and 14 of 28 found, one wrong flag).
     real=RealReading(
         memory="two real Reflexion runs (GPT-4 on HumanEval, Python and Rust)",
-        flagged=19,
-        right=18,
+        flagged=35,
+        right=34,
         marked=73,
         why=(
-            "most of a run's repeats are one diagnosis told again in other words, or sit beside "
-            "the opposite diagnosis told in the same words, and no text model here tells those "
-            "apart: trust a flag, but read the other passes at the problem yourself"
+            "what it misses is mostly one diagnosis told again in other words, and passes at one "
+            "problem are flagged only when near-verbatim, since the opposite diagnosis is often "
+            "told in the same words: trust a flag, read the other passes at the problem yourself"
         ),
     ),
 )
