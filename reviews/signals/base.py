@@ -116,7 +116,7 @@ class RealReading:
         if self.flagged:
             did += f", {self.right} rightly"
         return (
-            f"On {self.memory}, where two independent readers marked {self.marked}, {did}, "
+            f"On {self.memory}, where two independent readers marked {_items(self.marked)}, {did}, "
             f"and found {self.right} of the {self.marked}; {self.why}."
         )
 

@@ -42,7 +42,7 @@ def test_real_memory_follows_the_planted_figures_with_what_its_readers_marked():
     said = HeldOut(corpora=3, right=0, wrong=1, missed=63, real=real).sentence()
     assert said.endswith(
         "read the item's neighbours yourself. On a real run, where two independent readers "
-        "marked 73, it flagged 19 items, 18 rightly, and found 18 of the 73; read on."
+        "marked 73 items, it flagged 19 items, 18 rightly, and found 18 of the 73; read on."
     )
     nothing = RealReading(memory="a real run", flagged=0, right=0, marked=5, why="read on")
     assert "it flagged 0 items, and found 0 of the 5" in nothing.sentence()
