@@ -9,10 +9,10 @@ department's own: a department the installation's fit cannot tell apart, as a ru
 is, has its neighbours found in a fit of its own texts (reflections.similarity.background), so
 the bar means the same whether the run was imported alone or beside other memory. The bar was
 chosen on the demo's LeetCode run, where it gives the repetition rate two independent readers
-marked (0.31 against 0.33); on two held-out runs 0.45 against 0.57 and 0.44 against 0.40
+marked (0.31 against 0.33); on four held-out runs it comes within 0.00-0.12 of theirs
 (corpora/real-runs, docs/signals.md). The rule before, "more alike than to 95 % of the run's
-other problems", counted nearly every later pass (0.81-0.88 where the readers marked
-0.33-0.57): a problem's own vocabulary puts all its passes above other problems'. A backend
+other problems", counted nearly every later pass (0.81-0.98 where the readers marked
+0.33-0.77): a problem's own vocabulary puts all its passes above other problems'. A backend
 without a measured `repeats` (embedding) keeps that rule on its stored vectors.
 """
 
@@ -106,7 +106,7 @@ class RunRestatements:
 
 
 def run_restatements(label: str) -> tuple[RunRestatements | None, int]:
-    """What a run's reflections restate (two queries), and how many reflections it has; None
+    """What a run's reflections restate (three queries), and how many reflections it has; None
     until compute_neighbours has given them vectors."""
     bar = configured_backend().calibration.repeats
     if bar is None:
@@ -159,7 +159,7 @@ def _restatements_by_vectors(label: str) -> tuple[RunRestatements | None, int]:
 
 def restated_by(reflection: Reflection) -> list[Restated]:
     """The earlier reflections of the same problem this one restates, most alike first
-    (three queries); [] when it is no run's reflection or has no stored vector."""
+    (four queries); [] when it is no run's reflection or has no stored vector."""
     place = place_of(reflection)
     if place is None or place.number == 1:
         return []
@@ -188,7 +188,7 @@ class Repetition:
 
 def repetition(run: ReflexionRun) -> Repetition:
     """The run's repetition rate: the share of its later reflections (each problem's second
-    and after) that restate an earlier one of the same problem (two queries)."""
+    and after) that restate an earlier one of the same problem (three queries)."""
     found, total = run_restatements(run.label)
     if found is None:
         return Repetition(0, 0, measured=total == 0)

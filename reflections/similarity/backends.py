@@ -47,8 +47,8 @@ class Calibration:
 
     `background`: how alike two unrelated lessons of one department may be for those cuts to
     hold; a department whose lessons are more alike than that on average (one model's
-    template, a fit the department barely shaped) has the excess taken out of its vectors
-    before its neighbours are found (reflections.similarity.background). None: never."""
+    template, a fit the department barely shaped) has its neighbours found in a fit of its
+    own texts instead (reflections.similarity.background). None: never."""
 
     floor: float
     restated: float
