@@ -72,18 +72,9 @@ class RunVectors:
 
 def run_vectors(label: str) -> tuple[RunVectors | None, int]:
     """The run's reflections' vectors (two queries), and how many reflections it has."""
-    rows = list(
-        Reflection.objects.filter(
-            source_path__startswith=f"{label}#", format=Format.REFLEXION_RUN
-        ).values_list("id", "source_path")
-    )
+    rows = list(_run_reflections(label).values_list("id", "source_path"))
     vectors = vectors_of([pk for pk, _ in rows])
-    places = []
-    for pk, path in rows:
-        match = _RUN_PATH.match(path)
-        if match and pk in vectors:
-            places.append((match["problem"], int(match["n"]), pk))
-    places.sort()
+    places = [place for place in _places(rows) if place[2] in vectors]
     if not places:
         return None, len(rows)
     return RunVectors(places, np.vstack([vectors[pk] for _, _, pk in places])), len(rows)
