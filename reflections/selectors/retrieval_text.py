@@ -17,12 +17,10 @@ cosine similarity; pass it as ``similarity=`` to ``reflections.selectors.retriev
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Protocol
 
 from django.db import connection
@@ -31,21 +29,7 @@ from django.db.models.expressions import RawSQL
 
 from reflections.models import Reflection
 from reflections.search import SEARCH_DOCUMENT_SQL
-
-
-def _english_stop_words() -> frozenset[str]:
-    """scikit-learn's English stop words (what the word backend drops too), read from the
-    module that holds them without importing scikit-learn: that import costs a web worker
-    seconds and ~120 MiB, and /retrieve needs only this list."""
-    package = importlib.util.find_spec("sklearn")  # finds, does not run, the package
-    path = Path(package.submodule_search_locations[0], "feature_extraction", "_stop_words.py")
-    spec = importlib.util.spec_from_file_location("_sklearn_stop_words", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return frozenset(module.ENGLISH_STOP_WORDS)
-
-
-ENGLISH_STOP_WORDS = _english_stop_words()
+from reflections.similarity.text import ENGLISH_STOP_WORDS
 
 # A task description is short; more words than this add noise, not recall.
 MAX_QUERY_WORDS = 24

@@ -1,16 +1,58 @@
-"""The text a reflection is compared by, and word-level diffs of two texts (pure).
+"""The text a reflection is compared by, the terms two texts share, and word-level diffs of
+two texts (pure).
 
 Review evidence diffs a reflection against each duplicate candidate for the side-by-side view;
-the echo signal counts the words two texts repeat in a row.
+the echo signal counts the words two texts repeat in a row; the duplicate signal reads how
+many terms two passes at one task share.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import importlib.util
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+from pathlib import Path
+
+
+def _english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words (what the word backend drops too), read from the
+    module that holds them without importing scikit-learn: that import costs a web worker
+    seconds and ~120 MiB, and /retrieve and the duplicate signal need only this list."""
+    package = importlib.util.find_spec("sklearn")  # finds, does not run, the package
+    path = Path(package.submodule_search_locations[0], "feature_extraction", "_stop_words.py")
+    spec = importlib.util.spec_from_file_location("_sklearn_stop_words", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return frozenset(module.ENGLISH_STOP_WORDS)
+
+
+ENGLISH_STOP_WORDS = _english_stop_words()
+
+
+# A content word: a letter, then letters, digits, underscores or apostrophes (identifiers kept).
+_CONTENT_WORD = re.compile(r"[a-z][a-z0-9_']+")
+
+
+@lru_cache(maxsize=4096)  # the reviewed text is read against each of its neighbours
+def content_terms(text: str) -> frozenset[str]:
+    """The text's content words (lowercase, stop words dropped) and each pair of them that
+    stand next to each other once the stop words are out: the pairs keep some of the order,
+    so "off by one" and "one off" differ."""
+    words = [w for w in _CONTENT_WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS]
+    return frozenset(words) | frozenset(f"{a} {b}" for a, b in pairwise(words))
+
+
+def shared_terms(one: str, other: str) -> float:
+    """The share of the two texts' content terms that both use (Jaccard): 0 when they share
+    none, 1 when they use the same ones."""
+    mine, theirs = content_terms(one), content_terms(other)
+    return len(mine & theirs) / len(mine | theirs) if mine or theirs else 0.0
+
 
 # Sections that quote the task rather than say anything about it (reflexion_run_import).
 CONTEXT_HEADINGS = frozenset({"Problem"})

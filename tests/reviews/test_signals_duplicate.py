@@ -127,11 +127,16 @@ def test_a_failures_lesson_and_a_successs_lesson_can_be_one_lesson():
     assert score_duplicate(cluster, SCALE).flagged
 
 
-def test_two_passes_at_one_task_are_one_lesson_only_when_nearly_word_for_word():
-    first = twin("loop/001.json", 0.8, 100, f"Retry with totals. {CASE}.", task="T-1")
-    second = twin("loop/002.json", 1.0, 99, f"Check the sender. {CASE}.", task="T-1")
+RETRY = "retry the upload once the ledger export has finished and the totals are in."
+ASK = "ask the sender which currency its invoices were written in before matching them."
+
+
+def test_two_passes_at_one_task_are_one_lesson_only_when_they_share_most_of_their_terms():
+    # The same case by construction, so only the lesson's own words can tell them apart.
+    first = twin("loop/001.json", 0.89, 100, f"Atlas Office Supplies: {RETRY}", task="T-1")
+    second = twin("loop/002.json", 1.0, 99, f"Atlas Office Supplies: {ASK}", task="T-1")
     assert not score_duplicate([second, first], SCALE).flagged
-    again = twin("loop/001.json", 0.89, 100, f"Check the sender! {CASE}.", task="T-1")
+    again = twin("loop/001.json", 0.5, 100, f"Atlas Office Supplies: {ASK} Then match.", task="T-1")
     assert score_duplicate([second, again], SCALE).flagged
 
 
