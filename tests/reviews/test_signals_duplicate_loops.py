@@ -119,3 +119,44 @@ def test_the_problem_a_reflection_quotes_lends_it_no_names_or_figures():
     twin = _twin(run_reflection("count-subarrays", 1, "Handle the empty array."), 1.0, "p")
     assert "Problem" not in twin.text and "10^5" not in twin.text
     assert twin.text.endswith("Handle the empty array.")
+
+
+# Three passes at one problem of a real run (corpora/real-runs/humaneval-ucs-py-gpt4,
+# HumanEval/3, reflections 5, 6 and 2; GPT-4, MIT-licensed logs of noahshinn/reflexion): the
+# readers put 6 with 5 and 2, which says the opposite, apart.
+AT_THE_END = (
+    "The current implementation is incorrect because it returns True as soon as the balance goes "
+    "below zero, even if the balance becomes positive again later in the list of operations. The "
+    "function should only return True if the balance remains below zero after all operations "
+    "are processed."
+)
+AGAIN = (
+    "The current implementation is incorrect because it returns True as soon as the balance goes "
+    "below zero at any point during the operations. However, the balance can still go back to "
+    "zero or above after subsequent operations. The function should only return True if the "
+    "balance remains below zero after all operations are processed."
+)
+AS_SOON_AS = (
+    "The implementation is incorrect because it resets the below_zero_flag to False when the "
+    "balance becomes non-negative again. This causes the function to return False even if the "
+    "balance has fallen below zero at some point in the past. The function should return True "
+    "as soon as the balance falls below zero, without resetting the flag."
+)
+
+
+def test_a_real_runs_pass_that_repeats_a_diagnosis_is_one_lesson_and_the_opposite_is_not():
+    earlier = run_reflection("below-zero", 1, AT_THE_END)
+    opposite = run_reflection("below-zero", 2, AS_SOON_AS)
+    again = run_reflection("below-zero", 3, AGAIN)
+    close = SCALE.alike_full  # the template makes every pass close by the backend
+
+    repeat = score_duplicate(
+        [_twin(again, 1.0, again.source_path), _twin(earlier, close, earlier.source_path)], SCALE
+    )
+    contrary = score_duplicate(
+        [_twin(opposite, 1.0, opposite.source_path), _twin(earlier, close, earlier.source_path)],
+        SCALE,
+    )
+
+    assert repeat.flagged and repeat.keep == earlier.source_path
+    assert not contrary.flagged
