@@ -176,7 +176,7 @@ def _likeness(own: Twin, other: Twin) -> str:
     if own.task and own.task == other.task:
         return (
             f"another pass at its task sharing {shared_terms(own.text, other.text):.0%} of its "
-            f"terms (one lesson from {SAME_TERMS_FULL * CUT:.0%})"
+            f"terms (one lesson from {SAME_TERMS_FULL * CUT:.0%} when neither names a case)"
         )
     return f"similarity {other.similarity:.2f}"
 
