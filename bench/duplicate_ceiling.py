@@ -101,13 +101,14 @@ def closest_earlier(rows: list[dict], vectors: dict[int, np.ndarray]) -> list[tu
     found: list[tuple[float, int]] = [(-1.0, -1)] * len(rows)
     for department, matrix in vectors.items():
         at = [i for i, r in enumerate(rows) if r["department"] == department]
-        order = [tuple(rows[i]["order"]) for i in at]
-        similarity = matrix @ matrix.T
-        for a, i in enumerate(at):
-            earlier = [b for b in range(len(at)) if order[b] < order[a]]
-            if earlier:
-                b = max(earlier, key=lambda b: similarity[a, b])
-                found[i] = (float(similarity[a, b]), at[b])
+        order = sorted(range(len(at)), key=lambda a: tuple(rows[at[a]]["order"]))
+        ordered = matrix[order]
+        similarity = ordered @ ordered.T
+        earlier = np.tril(np.ones_like(similarity, dtype=bool), k=-1)
+        similarity = np.where(earlier, similarity, -np.inf)
+        best = similarity.argmax(axis=1)
+        for a in range(1, len(order)):  # the first has nothing earlier
+            found[at[order[a]]] = (float(similarity[a, best[a]]), at[order[best[a]]])
     return found
 
 
