@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
-from signal_corpora import ROOT, corpus_name, imported, truth_of
+from signal_corpora import corpus_name, imported, setup_django, truth_of
 
 ENCODE = """
 import json, sys, numpy as np
@@ -52,12 +52,7 @@ np.save(sys.argv[3], model.encode(texts, batch_size=32, normalize_embeddings=Tru
 
 def texts_of(db: Path) -> list[dict]:
     """Every reflection's department, creation time, source path and compared text."""
-    sys.path.insert(0, str(ROOT))
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
-    import django
-
-    django.setup()
+    setup_django(db)
     from reflections.models import Reflection
     from reflections.similarity.text import document_text
 

@@ -186,6 +186,17 @@ def truth_of(corpus: str, workspace: Path):
 # ------------------------------------------------------------------ building
 
 
+def setup_django(db: Path, code: Path = ROOT) -> None:
+    """This process reads the product's models from `db`, with the code at `code`."""
+    sys.path.insert(0, str(code))
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
+    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
 def manage(db: Path, *args: str, env: dict | None = None) -> None:
     environ = {
         **os.environ,

@@ -58,7 +58,14 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from signal_corpora import ROOT, corpus_name, imported, truth_of, with_neighbours
+from signal_corpora import (
+    ROOT,
+    corpus_name,
+    imported,
+    setup_django,
+    truth_of,
+    with_neighbours,
+)
 
 NAMES = ("echo", "outdated", "duplicate")
 LABEL = 14  # "@<ref>/<backend>" when the ref is scored with a named backend
@@ -141,13 +148,7 @@ def measure(corpus: str, workspace: Path) -> dict:
 
 
 def child(corpus: str, workspace: Path, db: Path, code: Path = ROOT) -> None:
-    sys.path.insert(0, str(code))
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reflexion_site.settings")
-    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
+    setup_django(db, code)
     print(json.dumps(measure(corpus, workspace)))
 
 
