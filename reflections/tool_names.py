@@ -11,6 +11,15 @@ family (`ledger-api`): a text that names the family without a version names the 
 history is every version's (reviews.selectors.signal_facts.tool_history). Where two names
 match at one place, the longer wins ("ledger api v1" over "ledger api").
 
+A version is written with or without its "v" ("interax v4" names `interax-4`, "ledger api 1"
+names `ledger-api-v1`), so a lesson that names one version is not read as the family, which a
+successor version keeps alive. A one-word name is also found split in two where one part is
+short, as a prefix or an initialism is hyphenated ("cv-parse 2" names `cvparse-v2`, "Rx Stock"
+names `rxstock`); two long parts are left alone, since "carrier quote" is prose as often as it
+is `carrierquote`. An alias (tool_history: a name a reflection's own fields carry that is the
+first word of exactly one tool of the task log, `medstock` for `medstock-classic`) is found as
+the tool it stands for.
+
 All names are matched together by one Aho-Corasick automaton, so a department's whole
 vocabulary costs one pass over each text.
 """
@@ -18,9 +27,11 @@ vocabulary costs one pass over each text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 
 from ahocorasick_rs import AhoCorasick, MatchKind
+
+from reflections.similarity.text import ENGLISH_STOP_WORDS
 
 _WORDS = re.compile(r"[a-z0-9]+")
 # A version, as key_of splits it into words: "v1", "v2 3", "3 x", "4".
@@ -76,6 +87,9 @@ GENERIC = frozenset(
     ]
 )
 MIN_KEY_CHARS = 3  # "ci", "db": too short to tell a tool from an abbreviation in prose
+# A one-word name is also found split in two when one part is at most this long (a prefix or
+# an initialism: "cv-parse", "rx stock", "e-file") and the word at least SPLIT_MIN_CHARS.
+SPLIT_SHORT_PART, SPLIT_MIN_CHARS = 3, 6
 
 
 def key_of(name: str) -> str:
@@ -95,6 +109,37 @@ def family_of(key: str) -> str | None:
     return " ".join(words[:end])
 
 
+def written_forms(key: str) -> Iterator[str]:
+    """The ways a key is written besides itself, as key_of would read them: each version word
+    with and without its "v" ("interax 4" ↔ "interax v4"), a one-word name's first word split
+    where one part is short ("cvparse v2" → "cv parse v2", "cv parse 2"), and a name of several
+    words run together ("tms classic" → "tmsclassic")."""
+    words = key.split(" ")
+    versions = [
+        [w, w[1:]] if w[0] == "v" and w[1:].isdigit() else [w, f"v{w}"] if w.isdigit() else [w]
+        for w in words
+    ]
+    heads = [words[0]]
+    head = words[0]
+    if len(head) >= SPLIT_MIN_CHARS and head.isalpha():
+        for cut in range(2, len(head) - 1):
+            left, right = head[:cut], head[cut:]
+            short = left if len(left) <= SPLIT_SHORT_PART else right
+            if len(short) <= SPLIT_SHORT_PART and short not in ENGLISH_STOP_WORDS:
+                heads.append(f"{left} {right}")
+    tails = [""]
+    for options in versions[1:]:
+        tails = [f"{tail} {option}" for tail in tails for option in options]
+    for first in heads:
+        for tail in tails:
+            form = f"{first}{tail}"
+            if form != key:
+                yield form
+    joined = key.replace(" ", "")
+    if " " in key and len(joined) >= 5:
+        yield joined
+
+
 def is_generic(key: str) -> bool:
     return key in GENERIC or len(key.replace(" ", "")) < MIN_KEY_CHARS
 
@@ -108,7 +153,7 @@ class ToolMatcher:
     """Finds the keys of a vocabulary in texts. Built once per department (a few dozen names),
     used for every reflection of it."""
 
-    def __init__(self, names: Iterable[str]):
+    def __init__(self, names: Iterable[str], aliases: Mapping[str, str] | None = None):
         keys: set[str] = set()
         for name in names:
             if not isinstance(name, str):
@@ -120,19 +165,29 @@ class ToolMatcher:
             family = family_of(key)
             if family and not is_generic(family):
                 keys.add(family)
-        self.keys = frozenset(keys)
-        # Each key as its words and, for a name of several words, also run together:
-        # "TmsClassic" and "tmsclassic" name "tms classic".
-        patterns: dict[str, str] = {}
+        # An alias is found as the key it stands for (only when that key is a tool here).
+        self.aliases = {
+            alias: key for alias, key in (aliases or {}).items() if key in keys and alias != key
+        }
+        self.keys = frozenset(keys - set(self.aliases))
+        # Each key as its words, then in its other written forms (written_forms); a key's own
+        # spelling wins over another key's other form.
+        patterns: dict[str, str] = {f" {key} ": key for key in sorted(self.keys)}
         for key in sorted(self.keys):
-            patterns.setdefault(f" {key} ", key)
-            joined = key.replace(" ", "")
-            if " " in key and len(joined) >= 5:
-                patterns.setdefault(f" {joined} ", key)
+            for form in written_forms(key):
+                patterns.setdefault(f" {form} ", key)
+        for alias, key in sorted(self.aliases.items()):
+            patterns.setdefault(f" {alias} ", key)
         self._keys = list(patterns.values())
         self._automaton = (
             AhoCorasick(list(patterns), matchkind=MatchKind.Standard) if patterns else None
         )
+
+    def key_for(self, name: str) -> str | None:
+        """The vocabulary's key for a name given whole (a `tools` field's item), or None."""
+        key = key_of(name)
+        key = self.aliases.get(key, key)
+        return key if key in self.keys else None
 
     def keys_in(self, text: str) -> list[str]:
         """The vocabulary's keys `text` names, in order of first mention, each once; a key

@@ -116,7 +116,23 @@ def tool_history(department_id: int, until: datetime) -> ToolHistory:
         department_id=department_id, created_at__lt=until
     ).values_list("tools", "skills"):
         carried.update(t for t in (tools or []) + (skills or []) if isinstance(t, str))
-    return ToolHistory(uses, ToolMatcher([*(u.name for u in uses.values()), *carried]))
+    names = [*(u.name for u in uses.values()), *carried]
+    return ToolHistory(uses, ToolMatcher(names, aliases=_aliases(carried, uses)))
+
+
+def _aliases(carried: set[str], uses: dict[str, ToolUse]) -> dict[str, str]:
+    """A one-word name reflections carry in their own fields that no task used, which is the
+    first word of exactly one tool of the task log: how the agents call that tool (`medstock`
+    for `medstock-classic`). Two tools that start with it leave it unresolved."""
+    aliases = {}
+    for raw in carried:
+        key = key_of(raw)
+        if not key or " " in key or key in uses:
+            continue
+        tools = [k for k in uses if k.split(" ")[0] == key]
+        if len(tools) == 1:
+            aliases[key] = tools[0]
+    return aliases
 
 
 def named_tools(reflection: Reflection, history: ToolHistory) -> list[str]:
@@ -124,8 +140,8 @@ def named_tools(reflection: Reflection, history: ToolHistory) -> list[str]:
     own `tools` and `skills` fields."""
     found = history.matcher.keys_in(f"{reflection.title}\n{reflection.body}")
     for raw in [*(reflection.tools or []), *(reflection.skills or [])]:
-        key = key_of(raw) if isinstance(raw, str) else ""
-        if key and key in history.matcher.keys and key not in found:
+        key = history.matcher.key_for(raw) if isinstance(raw, str) else None
+        if key and key not in found:
             found.append(key)
     return found
 

@@ -77,3 +77,49 @@ def test_any_separator_and_case_name_the_same_tool(name, separator, upper):
     written = name.replace("-", separator)
     written = written.upper() if upper else written
     assert ToolMatcher(VOCABULARY).keys_in(f"we used {written} today")[0] == key_of(name)
+
+
+PHARMACY = ["interax-4", "interax-5", "cvparse-v2", "docsense", "carrierquote", "dockplan"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Force a profile refresh in interax v4 before screening.", "interax 4"),
+        ("Interax-V4 timed out", "interax 4"),
+        ("interax 5 is faster", "interax 5"),
+        ("The Ledger API 1 timed out twice.", "ledger api v1"),
+    ],
+)
+def test_a_version_written_with_or_without_its_v_names_that_version_not_the_family(text, key):
+    # The family "interax" lives on in interax-5: read as the family, a lesson that names
+    # version 4 could never be outdated.
+    assert ToolMatcher([*PHARMACY, *VOCABULARY]).keys_in(text) == [key]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the cv-parse 2 profile", "CV parse v2 dropped it", "cv_parse 2", "the cvparse-v2 extractor"],
+)
+def test_a_one_word_name_hyphenated_after_a_short_prefix_is_the_name(text):
+    assert ToolMatcher(PHARMACY).keys_in(text) == ["cvparse v2"]
+
+
+def test_a_one_word_name_split_into_two_long_words_or_a_stop_word_is_prose():
+    matcher = ToolMatcher([*PHARMACY, "onboarding"])
+    assert matcher.keys_in("ask for a carrier quote from the dock plan") == []
+    assert matcher.keys_in("once on boarding the van") == []
+
+
+def test_an_alias_is_found_as_the_tool_it_stands_for():
+    aliases = {"medstock": "medstock classic"}
+    matcher = ToolMatcher(["medstock-classic", "medstock"], aliases=aliases)
+    assert matcher.keys_in("The Medstock vault balance report") == ["medstock classic"]
+    assert matcher.key_for("MedStock") == "medstock classic"
+    assert "medstock" not in matcher.keys
+
+
+def test_an_alias_of_no_tool_of_the_vocabulary_is_ignored():
+    matcher = ToolMatcher(["rxstock"], aliases={"medstock": "medstock classic"})
+    assert matcher.keys_in("the Medstock report") == []
+    assert matcher.key_for("medstock") is None
