@@ -18,7 +18,10 @@ short, as a prefix or an initialism is hyphenated ("cv-parse 2" names `cvparse-v
 names `rxstock`); two long parts are left alone, since "carrier quote" is prose as often as it
 is `carrierquote`. An alias (tool_history: a name a reflection's own fields carry that is the
 first word of exactly one tool of the task log, `medstock` for `medstock-classic`) is found as
-the tool it stands for.
+the tool it stands for, and so is a word written as a product name, with capitals inside it,
+that is the first word of exactly one name of several words ("TalentLink" names
+`talentlink-ats`); in plain lowercase such a first word is left alone ("court" is not
+`court-efile`).
 
 All names are matched together by one Aho-Corasick automaton, so a department's whole
 vocabulary costs one pass over each text.
@@ -34,6 +37,8 @@ from ahocorasick_rs import AhoCorasick, MatchKind
 from reflections.similarity.text import ENGLISH_STOP_WORDS
 
 _WORDS = re.compile(r"[a-z0-9]+")
+# A word written as a product name: capitals inside it ("TalentLink", "ServiceNow").
+_CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 # A version, as key_of splits it into words: "v1", "v2 3", "3 x", "4".
 _VERSION = re.compile(r"v?\d+|x")
 # Formats, channels and office nouns a lesson may name but no department ever "retires"
@@ -178,6 +183,18 @@ class ToolMatcher:
                 patterns.setdefault(f" {form} ", key)
         for alias, key in sorted(self.aliases.items()):
             patterns.setdefault(f" {alias} ", key)
+        # The first word of exactly one name of several words, for a word written as a
+        # product name (keys_in).
+        firsts: dict[str, list[str]] = {}
+        for key in self.keys:
+            head, _, rest = key.partition(" ")
+            if rest and head.isalpha() and not is_generic(head):
+                firsts.setdefault(head, []).append(key)
+        self._heads = {
+            head: keys[0]
+            for head, keys in firsts.items()
+            if len(keys) == 1 and head not in self.keys and head not in self.aliases
+        }
         self._keys = list(patterns.values())
         self._automaton = (
             AhoCorasick(list(patterns), matchkind=MatchKind.Standard) if patterns else None
@@ -194,6 +211,8 @@ class ToolMatcher:
         matched only inside a longer one at the same place is not counted."""
         if self._automaton is None or not text:
             return []
+        if self._heads:
+            text = _CAMEL.sub(lambda m: self._heads.get(m.group(0).lower(), m.group(0)), text)
         haystack = _haystack(text)
         spans = [
             (start, end, self._keys[index])

@@ -123,3 +123,16 @@ def test_an_alias_of_no_tool_of_the_vocabulary_is_ignored():
     matcher = ToolMatcher(["rxstock"], aliases={"medstock": "medstock classic"})
     assert matcher.keys_in("the Medstock report") == []
     assert matcher.key_for("medstock") is None
+
+
+def test_a_first_word_written_as_a_product_name_names_the_one_tool_it_begins():
+    matcher = ToolMatcher(["talentlink-ats", "hirewell-ats", "court-efile", "tms-classic"])
+    assert matcher.keys_in("whenever a requisition is drafted in TalentLink") == ["talentlink ats"]
+    assert matcher.keys_in("TalentLink and the talentlink-ats export") == ["talentlink ats"]
+
+
+def test_a_first_word_in_plain_prose_or_shared_by_two_tools_is_not_a_tool():
+    matcher = ToolMatcher(["talentlink-ats", "court-efile", "tms-classic", "tms-cloud"])
+    assert matcher.keys_in("filed with the court before noon; the talentlink team") == []
+    assert matcher.keys_in("planned in TmsCloud") == ["tms cloud"]  # the whole name, run together
+    assert matcher.keys_in("planned in the TMS") == []
