@@ -26,6 +26,7 @@ from reflections.importers.trajectory import looks_like_pool
 from reflections.models import ImportJob
 from reflections.services.batches import ImportSummary, safe_value
 from reflections.services.event_import import import_events
+from reflections.services.import_scratch import scratch_folder
 from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.neighbours import refresh_neighbours, stale_departments
 from reflections.services.reflection_import import import_reflections
@@ -128,15 +129,17 @@ def run_job(job: ImportJob) -> ImportJob:
     """Unpack, import reflections, then logs, then the neighbours of the departments whose
     texts changed; the report is stored masked; files deleted."""
     folder = job_dir(job)
+    root = folder / "unpacked"
     progress = _Progress(job)
     job.status, job.started_at = ImportJob.Status.RUNNING, timezone.now()
     job.save(update_fields=["status", "started_at"])
     try:
         progress.stage("Unpacking the uploads", band=UNPACKING)
-        names, refused = _unpack(job, folder, progress)
+        root = unpack_root(job)
+        names, refused = _unpack(job, root, progress)
         job.done = 0
-        reflection_paths, log_paths = _sort_files(folder / "unpacked")
-        run_paths = _runs(folder / "unpacked")
+        reflection_paths, log_paths = _sort_files(root)
+        run_paths = _runs(root)
         # A run is read whole by its own reader, never as loose reflection files.
         reflection_paths = [p for p in reflection_paths if p not in run_paths]
         progress.stage("Reading reflection files", total=len(log_paths), band=READING)
@@ -156,7 +159,7 @@ def run_job(job: ImportJob) -> ImportJob:
             )
         if run_paths:
             progress.stage("Importing Reflexion runs", band=RUNS)
-        runs = [_import_run(job, path) for path in run_paths]
+        runs = [_import_run(job, root, path) for path in run_paths]
         if log_paths:
             progress.stage("Importing logs and trajectory pools", band=LOGS)
             events = import_events(
@@ -183,9 +186,9 @@ def run_job(job: ImportJob) -> ImportJob:
             "neighbours": neighbours,
             "neighbours_refit": refit,
             "runs": runs,
-            "reflections": _shown(reflections.as_dict(), folder, names),
-            "logs": _shown(events.as_dict(), folder, names),
-            "log_files": [_display(p, folder, names) for p in log_paths],
+            "reflections": _shown(reflections.as_dict(), root, names),
+            "logs": _shown(events.as_dict(), root, names),
+            "log_files": [_display(p, root, names) for p in log_paths],
         }
         job.status, job.stage, job.done = ImportJob.Status.DONE, "Finished", job.total
     except Exception as exc:  # the job must end, and say so, whatever went wrong
@@ -196,21 +199,29 @@ def run_job(job: ImportJob) -> ImportJob:
         )
         job.status, job.stage = ImportJob.Status.FAILED, "Stopped"
     finally:
+        shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(folder, ignore_errors=True)
     job.finished_at = timezone.now()
     job.save()
     return job
 
 
-def _unpack(job: ImportJob, folder: Path, progress: _Progress) -> tuple[dict[str, str], list[dict]]:
-    """Each upload under unpacked/NNN (a zip's tree, or the one file under its own name).
+def unpack_root(job: ImportJob) -> Path:
+    """Where the job's uploads are unpacked: in memory when they fit (import_scratch), else
+    beside them."""
+    return scratch_folder(job.pk, job_dir(job) / "uploads") or job_dir(job) / "unpacked"
+
+
+def _unpack(job: ImportJob, root: Path, progress: _Progress) -> tuple[dict[str, str], list[dict]]:
+    """Each upload under root/NNN (a zip's tree, or the one file under its own name).
     Returns the display name of each unpacked folder, and the uploads refused."""
     names: dict[str, str] = {}
     refused: list[dict] = []
+    folder = job_dir(job)
     for index, upload in enumerate(job.uploads):
         name = upload["name"]
         stored = next((folder / "uploads").glob(f"{index:03d}.*"), None)
-        target = folder / "unpacked" / f"{index:03d}"
+        target = root / f"{index:03d}"
         names[target.name] = name
         if stored is None:
             continue
@@ -233,7 +244,7 @@ def _unpack(job: ImportJob, folder: Path, progress: _Progress) -> tuple[dict[str
             loose = Path(name).name.replace("/", "_")
             if loose in ("", ".", ".."):
                 loose = f"file{stored.suffix}"
-            stored.rename(target / loose)
+            shutil.move(stored, target / loose)  # across file systems when root is scratch
         stored.unlink(missing_ok=True)
     return names, refused
 
@@ -290,10 +301,10 @@ def _is_log(path: Path) -> bool:
     return False
 
 
-def _display(path: Path | str, folder: Path, names: dict[str, str]) -> str:
+def _display(path: Path | str, root: Path, names: dict[str, str]) -> str:
     """A server path as the admin knows it: the upload's name, then the path inside it."""
     text = str(path)
-    prefix = str(folder / "unpacked") + "/"
+    prefix = str(root) + "/"
     if not text.startswith(prefix):
         return text
     top, _, rest = text[len(prefix) :].partition("/")
@@ -303,10 +314,10 @@ def _display(path: Path | str, folder: Path, names: dict[str, str]) -> str:
     return name
 
 
-def _shown(report: dict, folder: Path, names: dict[str, str]) -> dict:
+def _shown(report: dict, root: Path, names: dict[str, str]) -> dict:
     for key in ("rejected", "warnings"):
         for item in report.get(key, []):
-            item["path"] = _display(item["path"], folder, names)
+            item["path"] = _display(item["path"], root, names)
     return report
 
 
@@ -339,11 +350,11 @@ def _first_record_has(path: Path, key: str) -> bool:
     return False
 
 
-def _import_run(job: ImportJob, path: Path) -> dict:
+def _import_run(job: ImportJob, root: Path, path: Path) -> dict:
     """One run, all or nothing: what it became, or why it was refused."""
     label = path.name
     if trial_files([p.name for p in path.iterdir()] if path.is_dir() else []) and (
-        len(path.relative_to(job_dir(job) / "unpacked").parts) == 1
+        len(path.relative_to(root).parts) == 1
     ):
         return {
             "label": label,
@@ -352,7 +363,7 @@ def _import_run(job: ImportJob, path: Path) -> dict:
         }
     try:
         run, digest = read_run(path)
-        inside = path.parent != job_dir(job) / "unpacked"
+        inside = path.parent != root
         summary = import_run_from(
             path.parent.name if inside else "",
             run,
