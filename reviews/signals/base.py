@@ -132,6 +132,9 @@ class HeldOut:
     wrong: int  # flagged, not planted
     missed: int  # planted, not flagged
     real: RealReading | None = None  # its flags on real memory, against readers' labels
+    # The lowest AUC of its score among those corpora: how well the score orders the planted
+    # items above the rest, whatever the cut (None: not worth saying).
+    ranks_from: float | None = None
 
     @property
     def precision(self) -> float | None:
@@ -164,6 +167,12 @@ class HeldOut:
         )
         if self.recall is not None and self.recall < 0.5:
             text += " A missing flag says little here: read the item's neighbours yourself."
+        elif self.ranks_from is not None and self.recall is not None and self.recall < 0.8:
+            text += (
+                " Its score orders them better than its cut finds them (the planted above the "
+                f"rest with an AUC of {self.ranks_from:.2f} or more on each corpus): sort the "
+                "queue by this score and read the items just under the cut."
+            )
         if self.real is not None:
             text += f" {self.real.sentence()}"
         return text

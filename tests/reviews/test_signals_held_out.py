@@ -20,6 +20,22 @@ def test_a_flag_that_found_little_tells_the_reviewer_to_look_for_themselves():
     assert said.endswith("A missing flag says little here: read the item's neighbours yourself.")
 
 
+def test_a_score_that_orders_well_where_its_cut_misses_tells_the_reviewer_to_sort_by_it():
+    said = HeldOut(corpora=5, right=69, wrong=9, missed=50, ranks_from=0.95).sentence()
+    assert said.endswith(
+        "found 69 of the 119 planted (58 %). Its score orders them better than its cut finds "
+        "them (the planted above the rest with an AUC of 0.95 or more on each corpus): sort the "
+        "queue by this score and read the items just under the cut."
+    )
+    assert "sort the queue" not in HeldOut(corpora=5, right=69, wrong=9, missed=50).sentence()
+    found_most = HeldOut(corpora=3, right=34, wrong=0, missed=2, ranks_from=0.99).sentence()
+    assert "sort the queue" not in found_most  # 94 % found: the cut is the reading
+
+
+def test_the_echo_signal_tells_reviewers_to_sort_by_its_score():
+    assert "sort the queue by this score" in HELD_OUT["echo"].sentence()
+
+
 def test_a_flag_never_wrong_says_so_without_a_share():
     said = HeldOut(corpora=3, right=34, wrong=0, missed=0).sentence()
     assert "it flagged 34 items, all rightly, and found 34 of the 34 planted (100 %)." in said
