@@ -169,9 +169,9 @@ class HeldOut:
             text += " A missing flag says little here: read the item's neighbours yourself."
         elif self.ranks_from is not None and self.recall is not None and self.recall < 0.8:
             text += (
-                " Its score orders them better than its cut finds them (the planted above the "
-                f"rest with an AUC of {self.ranks_from:.2f} or more on each corpus): sort the "
-                "queue by this score and read the items just under the cut."
+                " Its score orders them better than its cut finds them (on each corpus a planted "
+                f"item scored above one not planted {self.ranks_from * 100:.0f} times in 100 or "
+                "more): sort the queue by this score and read the items just under the cut."
             )
         if self.real is not None:
             text += f" {self.real.sentence()}"

@@ -24,8 +24,8 @@ def test_a_score_that_orders_well_where_its_cut_misses_tells_the_reviewer_to_sor
     said = HeldOut(corpora=5, right=69, wrong=9, missed=50, ranks_from=0.95).sentence()
     assert said.endswith(
         "found 69 of the 119 planted (58 %). Its score orders them better than its cut finds "
-        "them (the planted above the rest with an AUC of 0.95 or more on each corpus): sort the "
-        "queue by this score and read the items just under the cut."
+        "them (on each corpus a planted item scored above one not planted 95 times in 100 or "
+        "more): sort the queue by this score and read the items just under the cut."
     )
     assert "sort the queue" not in HeldOut(corpora=5, right=69, wrong=9, missed=50).sentence()
     found_most = HeldOut(corpora=3, right=34, wrong=0, missed=2, ranks_from=0.99).sentence()
