@@ -60,23 +60,27 @@ WEIGHTS = {"alike": 0.5, "same case": 0.3, "same task type": 0.2}
 CUT = 0.85
 # Right / wrong / missed flags, pooled, on the corpora of other authors with the default
 # backend, each run before its misses were read (signals-dev seed 2 0/0/30, the fourth author
-# 0/1/16, the fifth 0/0/17, the sixth 0/0/24, the seventh 0/1/19; docs/signals.md): shown
-# under the cut on the cycle page.
+# 0/1/16, the fifth 0/0/17, the sixth 0/0/24, the seventh 0/1/19, the eighth 4/1/23;
+# docs/signals.md): shown under the cut on the cycle page.
 HELD_OUT = HeldOut(
-    corpora=5,
-    right=0,
-    wrong=2,
-    missed=106,
-    # Four real Reflexion runs held out (corpora/real-runs: GPT-4 on HumanEval, three in Python
-    # and one in Rust), each reflection's duplicates marked by two independent readers; pooled
-    # flags of `bench/signals.py --run DIR@both` (docs/signals.md, eighteenth session: 28 of 45,
-    # 30 of 45, 17 of 28 and 14 of 21 found; the UCS run labelled and run once, the other three
+    corpora=6,
+    right=4,
+    wrong=3,
+    missed=129,
+    # Six real Reflexion runs held out (corpora/real-runs: GPT-4 on HumanEval, three in Python
+    # and one in Rust, on LeetCode Hard in Rust and on MBPP in Rust), each reflection's
+    # duplicates marked by two independent readers; pooled flags of `bench/signals.py --run
+    # DIR@both` (docs/signals.md: 28 of 45, 30 of 45, 17 of 28 and 14 of 21 found on HumanEval,
+    # eighteenth session; 5 of 14 and 9 of 16 on LeetCode and MBPP in Rust, twenty-first
+    # session; the UCS, LeetCode Rust and MBPP Rust runs labelled and run once, the other three
     # held out from every choice but seen by earlier runs of the bench).
     real=RealReading(
-        memory="four real Reflexion runs (GPT-4 on HumanEval, in Python and Rust)",
-        flagged=95,
-        right=89,
-        marked=139,
+        memory=(
+            "six real Reflexion runs (GPT-4 on HumanEval, LeetCode and MBPP, in Python and Rust)"
+        ),
+        flagged=112,
+        right=103,
+        marked=169,
         why=(
             "what it misses is mostly one diagnosis told again in other words; passes at one "
             "problem count when they share most of their terms, since the opposite diagnosis is "
