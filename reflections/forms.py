@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django import forms
 
+from reflections.form_fields import DepartmentChoiceField
 from reflections.models import Department
 from reflections.services.web_import import MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES, UPLOAD_SUFFIXES
 
@@ -33,7 +34,7 @@ class ImportForm(forms.Form):
         "files (.md, .json, .jsonl), retrieval and task logs (.jsonl, .csv) and trajectory "
         f"pools (.json). Up to {MAX_UPLOAD_FILES} files of {MAX_UPLOAD_BYTES // 2**20} MB each.",
     )
-    default_department = forms.ModelChoiceField(
+    default_department = DepartmentChoiceField(
         queryset=Department.objects.order_by("name"),
         to_field_name="slug",
         required=False,

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 
 from reflections.access import REVIEWER
+from reflections.form_fields import DepartmentChoiceField
 from reflections.models import Department
 from reviews.models import ReviewBatch, Verdict
 from reviews.policies import CYCLE_SIZE, WINDOW_DAYS, QuarterError, parse_quarter
@@ -26,7 +27,7 @@ def reviewer_choices():
 
 
 class OpenCycleForm(forms.Form):
-    department = forms.ModelChoiceField(queryset=Department.objects.order_by("name"))
+    department = DepartmentChoiceField(queryset=Department.objects.order_by("name"))
     quarter = forms.CharField(max_length=6, help_text="e.g. 2026Q3")
     starts_on = forms.DateField(
         required=False,

@@ -14,6 +14,7 @@ from insights.projection import MIN_WEEKS, Projection, fit_projection
 from insights.selectors.projection import WeekRow, weekly_success
 from insights.views.common import cached_page_figures
 from reflections.access import ADMIN, MANAGER, require_any_role
+from reflections.form_fields import DepartmentChoiceField
 from reflections.models import Department
 from reflexion_site.downloads import csv_attachment
 from reflexion_site.routers import reads_replica
@@ -26,7 +27,7 @@ CSV_FIELDS = ("department", "week", "finished", "successes", "partials", "failur
 
 
 class DepartmentForm(forms.Form):
-    department = forms.ModelChoiceField(
+    department = DepartmentChoiceField(
         queryset=Department.objects.none(),
         required=False,
         empty_label="All departments",
@@ -37,7 +38,6 @@ class DepartmentForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["department"]
         field.queryset = Department.objects.order_by("slug")
-        field.label_from_instance = lambda department: department.name
 
 
 @login_required

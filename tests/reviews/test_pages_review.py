@@ -129,6 +129,11 @@ class TestOpeningFromThePage:
         assert response["Location"] == reverse("reviews:cycle", args=[cycle.pk])
         assert cycle.quarter == "2026Q3" and cycle.items.count() == 4
 
+    def test_the_form_names_each_department_as_people_know_it(self, sales, manager):
+        page = soup_of(client_for(manager).get(reverse("reviews:open")))
+        choices = [o.get_text() for o in page.select("select[name=department] option")]
+        assert sales.name in choices and sales.slug not in choices
+
     def test_opening_the_same_quarter_again_shows_why_not(self, cycle, sales, ana, manager):
         response = client_for(manager).post(
             reverse("reviews:open"),
