@@ -10,6 +10,7 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError
 from ninja.openapi.views import openapi_json
 
+from api.docs import LocalSwagger
 from api.endpoints import changes, ingest, judgements, retrieve, runs
 from api.security import BadBody, LengthRequired, RateLimited, TooLarge
 from reflections.access import ADMIN, user_roles
@@ -38,6 +39,7 @@ api = NinjaAPI(
     "task; follow state changes. Every call takes `Authorization: Bearer <token>` (an admin "
     "creates tokens under API tokens); sessions are not accepted.",
     urls_namespace="api",
+    docs=LocalSwagger(),
     docs_decorator=admins_only,
 )
 api.add_router("", ingest.router)

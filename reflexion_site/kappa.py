@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-import numpy as np
-
 
 def cohen_kappa(
     a: Sequence[Hashable],
@@ -29,6 +27,8 @@ def cohen_kappa(
     disagreement weight of a cell (1 off the diagonal; |i - j| or (i - j)² when weighted)."""
     if not a:
         return None
+    import numpy as np  # here, not at app start: the judge report is registered at start-up
+
     if weights not in (None, "linear", "quadratic"):
         raise ValueError(f"unknown weights {weights!r}")
     index = {label: i for i, label in enumerate(labels)}

@@ -1,5 +1,6 @@
 """Settings for Reflexion Review: one module, every knob an environment variable."""
 
+import importlib.util
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -13,6 +14,12 @@ import dj_database_url
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# django-ninja serves the agents' API (api/main.py) but is not an installed app: Django imports
+# an installed app's package at every process's start, and ninja's imports all of ninja and
+# pydantic (~0.15 s of each command, test process and worker). The API docs page's template
+# and the Swagger UI files come from its package directory instead (api/docs.py); the spec
+# is found without importing the package.
+NINJA_DIR = Path(importlib.util.find_spec("ninja").origin).parent
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -43,7 +50,6 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "django_tasks_db",
-    "ninja",
     "axes",
     "reflections",
     "reviews",
@@ -78,7 +84,7 @@ ROOT_URLCONF = "reflexion_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", NINJA_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -171,7 +177,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [BASE_DIR / "static", NINJA_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

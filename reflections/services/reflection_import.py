@@ -7,6 +7,7 @@ from datetime import datetime
 from itertools import chain
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,7 +33,6 @@ from reflections.services.reflection_batch import (  # noqa: F401 (REFLECTION_CO
     ReflectionBatch,
 )
 from reflections.services.task_rollup import changed_pairs, first_lessons, refresh_task_outcome_days
-from reflections.services.vectors import encode_imported
 
 
 @objects_frozen()
@@ -141,5 +141,17 @@ def import_reflections(
             user=user,
         )
     if summary.created or summary.updated:
-        encode_imported()
+        _encode_imported()
     return summary
+
+
+def _encode_imported() -> None:
+    """An embedding model's vectors for what arrived (services.vectors.encode_imported). Only
+    the embedding backend keeps a vector per text version; the others are refitted with the
+    neighbours, and their import would load NumPy and the similarity code (~60 ms of every
+    import command) for nothing."""
+    if settings.SIMILARITY_BACKEND != "embedding":
+        return
+    from reflections.services.vectors import encode_imported
+
+    encode_imported()

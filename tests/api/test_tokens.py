@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from io import StringIO
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -189,6 +190,16 @@ def test_only_admins_see_the_token_pages_and_the_api_docs():
     assert client_for(manager).get(reverse("api_tokens:revoke", args=[token.pk])).status_code == 403
     assert client_for(manager).get("/api/v1/docs").status_code == 403
     assert client_for(UserFactory(roles=["admin"])).get("/api/v1/docs").status_code == 200
+
+
+def test_the_api_docs_page_loads_swagger_ui_from_this_site_never_a_cdn():
+    page = client_for(UserFactory(roles=["admin"])).get("/api/v1/docs")
+
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "/static/ninja/swagger-ui-bundle.js" in html
+    assert "cdn" not in html.lower()
+    assert finders.find("ninja/swagger-ui-bundle.js")
 
 
 def test_token_pages_need_the_csrf_token():
