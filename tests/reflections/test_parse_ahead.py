@@ -159,16 +159,22 @@ finally:
 
 
 @pytest.fixture
-def probe(tmp_path):
+def migrated(tmp_path):
+    """How to run a process on a fresh migrated SQLite database, as a user runs one."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "reflexion_site.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True}
-    migrated = subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], **run)
-    assert migrated.returncode == 0, migrated.stderr
-    return lambda *argv: subprocess.run([sys.executable, "-c", PROBE, *argv], **run)  # noqa: S603
+    done = subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], **run)
+    assert done.returncode == 0, done.stderr
+    return run
+
+
+@pytest.fixture
+def probe(migrated):
+    return lambda *argv: subprocess.run([sys.executable, "-c", PROBE, *argv], **migrated)  # noqa: S603
 
 
 def test_manage_py_parses_the_files_before_django_starts_and_the_import_claims_them(probe, samples):
@@ -187,3 +193,21 @@ def test_a_parse_the_command_never_claims_is_stopped_when_the_command_ends(probe
     assert "is not a department slug" in done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen == {"django loaded": False, "stopped": True}  # never claimed
+
+
+def test_manage_py_ends_a_finished_import_at_once_with_its_whole_summary_written(migrated, samples):
+    """manage.py skips the interpreter's teardown after a bulk command (exit_at_once): the
+    summary is still flushed, the rows committed, and a failure still exits with 1."""
+    run = migrated
+    command = [sys.executable, "manage.py", "import_reflections", str(samples)]
+
+    first = subprocess.run([*command, "--create-departments", "--json"], **run)  # noqa: S603
+    again = subprocess.run([*command, "--create-departments", "--json"], **run)  # noqa: S603
+    failed = subprocess.run([*command, "--default-department", "Not A Slug"], **run)  # noqa: S603
+
+    assert first.returncode == 0, first.stderr
+    created = json.loads(first.stdout)["created"]
+    assert created > 0
+    assert json.loads(again.stdout)["unchanged"] == created
+    assert failed.returncode == 1
+    assert "is not a department slug" in failed.stderr
