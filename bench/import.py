@@ -8,7 +8,9 @@ evenly from the large one, or --workspace DIRS), each round creates a fresh Post
 (Django's start-up, walk, read, parse, scan, hash, store, history, the vacuum after). The very
 same rows are then dumped with COPY TO and timed going back in with COPY FROM into the same
 table with its indexes: the baseline pays no Python cost at all. The machine's busy CPU-seconds
-during each (/proc/stat) give the best ÷ COPY the work ours did could reach on these cores.
+during each (/proc/stat) give the best ÷ COPY the work ours did could reach on these cores, and
+the command's own CPU-seconds (its and its parser workers' rusage) split ours' into the Python
+side and the database's.
 
 With --peer, bench/peer.py starts Label Studio 1.23.2 on loopback (its own venv and data dir
 under bench/out/, installed on first use) and each round of ours is followed by the peer
@@ -64,6 +66,9 @@ class Round:
     ours_sqlite: float | None = None  # seconds, the command into SQLite (--sqlite)
     ours_cpu: float = 0.0  # the machine's busy CPU-seconds while ours ran (common.py)
     copy_cpu: float = 0.0
+    # Of ours_cpu, the command's own processes (it and its parser workers); the rest is the
+    # database server's (and any other job's).
+    ours_own_cpu: float = 0.0
 
     def ceiling(self, cores: int) -> float:
         """The best ÷ COPY ours could reach on `cores` with the work it did: its wall time
@@ -159,6 +164,8 @@ def report(workspace: Path, rounds: list[Round], peer, peer_db: str = "sqlite") 
         f"  CPU-s of the machine, ours / COPY: {cpu}; on its {cores} cores no schedule of ours' "
         f"work reaches ÷ COPY above {statistics.median(r.ceiling(cores) for r in rounds):.2f}"
     )
+    split = ", ".join(f"{r.ours_own_cpu:.1f} + {r.ours_cpu - r.ours_own_cpu:.1f}" for r in rounds)
+    print(f"  of ours, the command's own processes + the database and the rest: {split}")
     if rounds[0].ours_sqlite:
         per_round = ", ".join(f"{r.rows / r.ours_sqlite:,.0f}" for r in rounds)
         text = f"  ours into SQLite: {per_round} rows/s"
@@ -271,6 +278,7 @@ def bench_round(
     _fresh_database(server, db)
     print(f"round {number}: importing the reflections of {workspace} …", flush=True)
     command = [sys.executable, str(ROOT / "manage.py"), "import_reflections", str(workspace)]
+    own = _children_cpu()
     busy, started = machine_busy_seconds(), time.perf_counter()
     done = subprocess.run(
         [*command, "--create-departments", "--json"],
@@ -280,6 +288,7 @@ def bench_round(
         env={**os.environ, "DATABASE_URL": f"{server}/{db}"},
     )
     ours, ours_cpu = time.perf_counter() - started, machine_busy_seconds() - busy
+    own = _children_cpu() - own
     summary = json.loads(done.stdout)
     rows = summary["created"]
     print(
@@ -304,7 +313,7 @@ def bench_round(
         cursor.execute("INSERT INTO reflections_reflectionhistory SELECT * FROM bench_history_rows")
         cursor.execute("DROP TABLE bench_reflection_rows, bench_history_rows")
     print(f"  raw COPY of the same {n:,} rows: {copy:.1f} s", flush=True)
-    measured = Round(rows, ours, copy, ours_cpu=ours_cpu, copy_cpu=copy_cpu)
+    measured = Round(rows, ours, copy, ours_cpu=ours_cpu, copy_cpu=copy_cpu, ours_own_cpu=own)
     if sqlite:
         connection.close()
         measured.ours_sqlite = _ours_into_sqlite(command)
@@ -316,6 +325,15 @@ def bench_round(
         measured.peer = peer.import_texts(texts)
         print(f"  peer: {len(texts):,} texts in {measured.peer:.1f} s", flush=True)
     return measured
+
+
+def _children_cpu() -> float:
+    """CPU-seconds of this process's finished children and theirs (a command's parser workers
+    are reaped by the command, so they count when it ends)."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 _SQLITE_TEMPLATE: list[Path] = []
