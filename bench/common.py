@@ -118,3 +118,12 @@ def machine_busy_seconds() -> float:
     ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
     idle = ticks[3] + ticks[4]  # idle, iowait
     return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds() -> float:
+    """CPU-seconds of this process's finished children and theirs (a command's parser workers
+    are reaped by the command, so they count once it has ended)."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime

@@ -50,7 +50,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench/out"
 sys.path.insert(0, str(ROOT))
-from common import machine_busy_seconds  # noqa: E402 (bench/common.py)
+from common import children_cpu_seconds, machine_busy_seconds  # noqa: E402 (bench/common.py)
+from workspaces import sampled_workspace, workspace  # noqa: E402 (bench/workspaces.py)
 
 TARGET_COPY_RATIO = 0.8  # issue 29: end to end at least 0.8 of COPY of the same rows
 TARGET_PEER_RATIO = 1.0  # issue 29: ≥ the peer's rows/s measured in the same run
@@ -112,9 +113,9 @@ def main() -> None:
     if args.workspace:
         workspaces = args.workspace
     elif args.files:
-        workspaces = [_sampled_workspace(n, args.seed) for n in args.files]
+        workspaces = [sampled_workspace(n, args.seed) for n in args.files]
     else:
-        workspaces = [_workspace(scale, args.seed) for scale in args.scale]
+        workspaces = [workspace(scale, args.seed) for scale in args.scale]
     peer = None
     try:
         if args.peer:
@@ -200,18 +201,6 @@ def report_events(result) -> None:
     )
 
 
-def _workspace(scale: str, seed: int) -> Path:
-    path = ROOT / f"bench/out/ws-{scale}"
-    if not (path / "logs").is_dir():
-        from demo.workspace import write_workspace
-
-        print(f"generating the {scale} workspace in {path} …", flush=True)
-        started = time.perf_counter()
-        write_workspace(path, scale=scale, seed=seed)
-        print(f"  generated in {time.perf_counter() - started:.0f} s", flush=True)
-    return path
-
-
 def _fresh_database(server: str, db: str) -> None:
     import psycopg
     from django.db import connection
@@ -278,7 +267,7 @@ def bench_round(
     _fresh_database(server, db)
     print(f"round {number}: importing the reflections of {workspace} …", flush=True)
     command = [sys.executable, str(ROOT / "manage.py"), "import_reflections", str(workspace)]
-    own = _children_cpu()
+    own = children_cpu_seconds()
     busy, started = machine_busy_seconds(), time.perf_counter()
     done = subprocess.run(
         [*command, "--create-departments", "--json"],
@@ -288,7 +277,7 @@ def bench_round(
         env={**os.environ, "DATABASE_URL": f"{server}/{db}"},
     )
     ours, ours_cpu = time.perf_counter() - started, machine_busy_seconds() - busy
-    own = _children_cpu() - own
+    own = children_cpu_seconds() - own
     summary = json.loads(done.stdout)
     rows = summary["created"]
     print(
@@ -325,15 +314,6 @@ def bench_round(
         measured.peer = peer.import_texts(texts)
         print(f"  peer: {len(texts):,} texts in {measured.peer:.1f} s", flush=True)
     return measured
-
-
-def _children_cpu() -> float:
-    """CPU-seconds of this process's finished children and theirs (a command's parser workers
-    are reaped by the command, so they count when it ends)."""
-    import resource
-
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
 
 
 _SQLITE_TEMPLATE: list[Path] = []
@@ -383,26 +363,6 @@ def _texts(workspace: Path) -> list[str]:
             item.body or item.original_text for item in parsed if isinstance(item, ParsedReflection)
         ]
     return _TEXTS[workspace]
-
-
-def _sampled_workspace(files: int, seed: int) -> Path:
-    """A workspace of `files` reflection files drawn evenly from the large one (hard links, so
-    that every format, department and month is in it in the large one's proportions)."""
-    from reflections.importers.workspace import SourceFile, iter_reflection_files
-
-    path = ROOT / f"bench/out/ws-large-{files}-files"
-    if not (path / "memory").is_dir():
-        large = _workspace("large", seed)
-        sources = [s for s in iter_reflection_files([large]) if isinstance(s, SourceFile)]
-        if files > len(sources):
-            raise SystemExit(f"--files {files}: the large workspace has {len(sources):,} files")
-        print(f"linking {files:,} of its {len(sources):,} files into {path} …", flush=True)
-        for i in range(files):
-            source = sources[i * len(sources) // files]
-            target = path / source.source_path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.link(source.abs_path, target)
-    return path
 
 
 def bench_retrievals(workspace: Path):
