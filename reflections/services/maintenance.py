@@ -153,21 +153,70 @@ def vacuum_rewritten(models=REWRITTEN) -> list[str]:
     one; tests' transactions skip it). Autovacuum does the same eventually, where it is on;
     this makes the pages fast right after the job, with fresh statistics and a visibility map
     that lets counts use index-only scans. Returns what ran, as "VACUUM table" or "ANALYZE
-    table". The counts read are the statistics collector's, to which a session reports its
-    changes at most once a second: this session's (the job's) are sent first, or the job's
-    last writes would be counted by the next job only."""
+    table"."""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return []
     done = []
     with connection.cursor() as cursor:
-        if connection.pg_version >= 150000:  # sent when this statement's transaction ends
-            cursor.execute("SELECT pg_stat_force_next_flush()")
-        limits = _thresholds(cursor)
-        for stats in _stats(cursor, [model._meta.db_table for model in models]):
-            due = maintenance_due(stats, limits)
-            if due is None:
-                continue
+        for table, due in _due(cursor, models):
             command = "VACUUM (ANALYZE)" if due == "vacuum" else "ANALYZE"
-            cursor.execute(f"{command} {connection.ops.quote_name(stats.table)}")
-            done.append(f"{command.split(' ')[0]} {stats.table}")
+            cursor.execute(f"{command} {connection.ops.quote_name(table)}")
+            done.append(f"{command.split(' ')[0]} {table}")
+    return done
+
+
+# PostgreSQL's ANALYZE samples 300 rows per unit of the statistics target: 3,000 rows at 10
+# where the default (100) reads 30,000. The reflection table after a 10,000-file import: 0.13 s
+# instead of 0.45-0.5 s for VACUUM (ANALYZE), most of it the search document's lexemes.
+QUICK_STATISTICS_TARGET = 10
+
+
+def analyze_rewritten_quickly(models=REWRITTEN) -> list[str]:
+    """ANALYZE on a small sample (QUICK_STATISTICS_TARGET) each table vacuum_rewritten would
+    maintain: statistics enough for the pages and the next command to plan on, at the end of
+    a command someone waits for; their full VACUUM (ANALYZE) is for later (vacuum_tables, the
+    task worker's). Returns the tables analyzed."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return []
+    done = []
+    with connection.cursor() as cursor:
+        for table, _ in _due(cursor, models):
+            cursor.execute(f"SET default_statistics_target = {QUICK_STATISTICS_TARGET}")
+            try:
+                cursor.execute(f"ANALYZE {connection.ops.quote_name(table)}")
+            finally:
+                cursor.execute("RESET default_statistics_target")
+            done.append(table)
+    return done
+
+
+def _due(cursor, models) -> list[tuple[str, str]]:
+    """(table, "vacuum" or "analyze") for each table of `models` due for maintenance. The counts
+    read are the statistics collector's, to which a session reports its changes at most once a
+    second: this session's (the job's) are sent first, or the job's last writes would be
+    counted by the next job only."""
+    if connection.pg_version >= 150000:  # sent when this statement's transaction ends
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+    limits = _thresholds(cursor)
+    due = [(s.table, maintenance_due(s, limits)) for s in _stats(cursor, _tables(models))]
+    return [(table, what) for table, what in due if what is not None]
+
+
+def _tables(models) -> list[str]:
+    return [model._meta.db_table for model in models]
+
+
+def vacuum_tables(tables: list[str], models=REWRITTEN) -> list[str]:
+    """VACUUM (ANALYZE) with the full statistics each of `tables` that a bulk job rewrites (a
+    table of `models` or one of their partitions; any other name is ignored), whatever its
+    counts say now: what analyze_rewritten_quickly left for later. Returns what ran."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return []
+    done = []
+    with connection.cursor() as cursor:
+        known = {s.table for s in _stats(cursor, _tables(models))}
+        for table in dict.fromkeys(tables):
+            if table in known:
+                cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(table)}")
+                done.append(f"VACUUM {table}")
     return done

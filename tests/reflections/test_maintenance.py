@@ -177,3 +177,87 @@ def test_computing_the_neighbours_leaves_statistics_for_the_rows_it_wrote(settin
 
     assert Neighbour.objects.count() > DEFAULTS.analyze
     assert last_maintained("reflections_neighbour") >= started
+
+
+def id_histogram_bounds() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT cardinality(histogram_bounds::text::text[]) FROM pg_stats "
+            "WHERE tablename = 'reflections_reflection' AND attname = 'id'"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="ANALYZE is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_command_someone_waits_for_analyzes_a_small_sample_and_queues_the_full_vacuum():
+    """The import's own analyze reads 3,000 rows at most; the task worker gathers the full
+    statistics and the visibility map afterwards (issue 29)."""
+    from django_tasks_db.models import DBTaskResult
+
+    from reflections.services.maintenance import QUICK_STATISTICS_TARGET
+    from reflections.tasks import hand_maintenance_to_worker, maintain_tables
+
+    ReflectionFactory.create_batch(60)
+
+    handed = hand_maintenance_to_worker()
+
+    assert "reflections_reflection" in handed
+    assert id_histogram_bounds() == QUICK_STATISTICS_TARGET + 1  # 60 distinct ids, 10 buckets
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW default_statistics_target")
+        assert cursor.fetchone()[0] == "100"  # the session's setting is back
+    (queued,) = DBTaskResult.objects.filter(task_path=maintain_tables.module_path)
+    assert queued.args_kwargs["kwargs"]["tables"] == handed
+
+    assert "VACUUM reflections_reflection" in maintain_tables.call(tables=handed)
+    assert id_histogram_bounds() == 60  # every id its own bound: the full sample
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="ANALYZE is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_command_that_changed_too_little_queues_nothing():
+    from django_tasks_db.models import DBTaskResult
+
+    from reflections.tasks import hand_maintenance_to_worker
+
+    ReflectionFactory.create_batch(60)
+    hand_maintenance_to_worker()
+    DBTaskResult.objects.all().delete()
+    ReflectionFactory.create()
+
+    assert hand_maintenance_to_worker() == []
+    assert not DBTaskResult.objects.exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="VACUUM is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_the_workers_vacuum_runs_only_on_tables_a_bulk_job_rewrites():
+    from reflections.services.maintenance import vacuum_tables
+
+    ran = vacuum_tables(["reflections_reflection", "auth_user", 'x"; DROP TABLE auth_user; --'])
+
+    assert ran == ["VACUUM reflections_reflection"]
+
+
+@pytest.mark.django_db
+def test_the_workers_vacuum_inside_a_transaction_does_nothing():
+    from reflections.services.maintenance import vacuum_tables
+
+    assert vacuum_tables(["reflections_reflection"]) == []
+
+
+def test_the_import_command_hands_its_full_maintenance_to_the_worker(monkeypatch, tmp_path):
+    from django.core.management import call_command
+
+    from reflections.management.commands import import_reflections as command
+
+    calls = []
+    monkeypatch.setattr(command, "import_reflections", lambda **kwargs: {"created": 0})
+    monkeypatch.setattr(command, "print_summary", lambda *args, **kwargs: None)
+    monkeypatch.setattr(command, "hand_maintenance_to_worker", lambda: calls.append("handed"))
+
+    call_command("import_reflections", str(tmp_path))
+
+    assert calls == ["handed"]

@@ -10,8 +10,8 @@ from reflections.management.commands._output import (
     progress_bar,
     rows_per_second,
 )
-from reflections.services.maintenance import vacuum_rewritten
 from reflections.services.reflection_import import import_reflections
+from reflections.tasks import hand_maintenance_to_worker
 
 
 class Command(BaseCommand):
@@ -52,5 +52,5 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         finally:
             bar.close()
-        vacuum_rewritten()
+        hand_maintenance_to_worker()
         print_summary(self, summary, as_json=json, noun="Reflections")
