@@ -22,6 +22,12 @@ def browser(monkeypatch):
         )
         yield browser
         browser.close()
+        # What the test read and wrote while Playwright's loop ran was on connections of
+        # that context: closed here, or each stays open until the process ends and the test
+        # database cannot be dropped.
+        from django.db import connections
+
+        connections.close_all()
 
 
 @pytest.fixture
