@@ -178,15 +178,16 @@ def analyze_rewritten_quickly(models=REWRITTEN) -> list[str]:
     task worker's). Returns the tables analyzed."""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return []
-    done = []
     with connection.cursor() as cursor:
-        for table, _ in _due(cursor, models):
-            cursor.execute(f"SET default_statistics_target = {QUICK_STATISTICS_TARGET}")
-            try:
+        done = [table for table, _ in _due(cursor, models)]
+        if not done:
+            return []
+        cursor.execute(f"SET default_statistics_target = {QUICK_STATISTICS_TARGET}")
+        try:
+            for table in done:
                 cursor.execute(f"ANALYZE {connection.ops.quote_name(table)}")
-            finally:
-                cursor.execute("RESET default_statistics_target")
-            done.append(table)
+        finally:
+            cursor.execute("RESET default_statistics_target")
     return done
 
 
