@@ -123,14 +123,16 @@ def main() -> None:
 
             print(f"starting Label Studio {peer.VERSION} ({args.peer_db}) …", flush=True)
             print(f"  answering on {peer.start(args.peer_db, args.server)}", flush=True)
-        for workspace in workspaces:
+        # `tree`, not `workspace`: that name is bench/workspaces.py's function, which the
+        # --scale branch above calls (a loop variable of the same name makes it a local).
+        for tree in workspaces:
             measured = [
-                bench_round(workspace, args.server, args.db, peer, i + 1, sqlite=args.sqlite)
+                bench_round(tree, args.server, args.db, peer, i + 1, sqlite=args.sqlite)
                 for i in range(rounds)
             ]
-            report(workspace, measured, peer, args.peer_db)
+            report(tree, measured, peer, args.peer_db)
             if args.events:
-                report_events(bench_retrievals(workspace))
+                report_events(bench_retrievals(tree))
     finally:
         if peer:
             peer.stop()
